@@ -1,0 +1,25 @@
+/* blockcrypt: every driver the registry knows, declared once (defined in their own files).
+ * Sections follow the issues that add them; src/core/drivers.c lists them in tables. */
+#ifndef BC_DRIVERS_H
+#define BC_DRIVERS_H
+
+#include "internal.h"
+
+/* Generic, portable constant-time C (src/cipher/, src/hash/) */
+extern const struct bc_cipher_alg bc_aes_generic;
+extern const struct bc_cipher_alg bc_sm4_generic;
+extern const struct bc_shash_alg bc_sha256_generic;
+extern const struct bc_shash_alg bc_sm3_generic;
+extern const struct bc_shash_alg bc_ghash_generic;
+
+#if defined(__x86_64__) || defined(__i386__)
+/* x86 AES-NI and VAES (issue 4: src/arch/x86/aes_*.c) */
+/* x86 GHASH and fused GCM (issue 5: src/arch/x86/ghash_*.c, gcm_*.c) */
+/* x86 SM4 through AES-NI (issue 6: src/arch/x86/sm4_*.c) */
+#endif
+
+#if defined(__aarch64__)
+/* arm64 Crypto Extensions and NEON (issue 7: src/arch/arm64/) */
+#endif
+
+#endif

@@ -1,0 +1,187 @@
+/* blockcrypt internals: the driver interfaces every cipher, mode and hash implements.
+ * Modelled on the Linux crypto API (crypto_alg / skcipher_alg / aead_alg / shash_alg). */
+#ifndef BC_INTERNAL_H
+#define BC_INTERNAL_H
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "blockcrypt.h"
+
+#ifndef ENOKEY
+#define ENOKEY 126
+#endif
+
+#define BC_BLOCK 16
+#define BC_MAX_KEY 64      /* longest key any algorithm takes (xts(aes) with AES-256) */
+#define BC_DESC_MAX 256    /* largest per-operation hash state; it lives on the stack */
+#define BC_CTX_ALIGN 64    /* tfm contexts are allocated with this alignment */
+
+/* ---- CPU features (src/core/cpu.c) ------------------------------------------
+ * Detected once; BLOCKCRYPT_DISABLE=name,name,... (or "all") masks bits off.
+ * A driver lists the bits it needs in its .cpu field; the registry never
+ * hands out a driver whose bits are not all present. */
+#define BC_CPU_AESNI     (1u << 0)   /* x86: AES-NI + PCLMUL-free SSE4.1/SSSE3 baseline */
+#define BC_CPU_PCLMUL    (1u << 1)   /* x86: PCLMULQDQ */
+#define BC_CPU_AVX       (1u << 2)   /* x86: AVX, with the OS saving YMM state (XCR0) */
+#define BC_CPU_AVX2      (1u << 3)   /* x86: AVX2 (implies AVX) */
+#define BC_CPU_VAES      (1u << 4)   /* x86: VAES on ymm (implies AVX2) */
+#define BC_CPU_VPCLMUL   (1u << 5)   /* x86: VPCLMULQDQ on ymm (implies AVX2) */
+#define BC_CPU_ARM_AES   (1u << 8)   /* arm64: AESE/AESD/AESMC/AESIMC */
+#define BC_CPU_ARM_PMULL (1u << 9)   /* arm64: PMULL/PMULL2 (64x64) */
+#define BC_CPU_ARM_SM4   (1u << 10)  /* arm64: SM4E/SM4EKEY */
+uint32_t bc_cpu_features(void);
+
+/* ---- block ciphers -----------------------------------------------------------
+ * The seam every mode is written against. encrypt/decrypt take whole blocks;
+ * dst may equal src, and neither needs any alignment. A driver that can work
+ * on several blocks at once (bitsliced, AES-NI) does so inside one call, so a
+ * mode calls it once per chunk, never once per block where it can avoid it. */
+struct bc_cipher_alg {
+	const char *name;                /* "aes", "sm4" */
+	const char *driver;              /* "aes-generic", "aes-aesni", ... */
+	int priority;
+	uint32_t cpu;                    /* BC_CPU_* bits needed */
+	unsigned min_keysize, max_keysize;
+	size_t ctxsize;                  /* <= the context size the caller provides */
+	/* Checks keylen first: on -EINVAL the context is untouched. */
+	int  (*setkey)(void *ctx, const uint8_t *key, size_t keylen);
+	void (*encrypt)(const void *ctx, uint8_t *dst, const uint8_t *src, size_t nblocks);
+	void (*decrypt)(const void *ctx, uint8_t *dst, const uint8_t *src, size_t nblocks);
+	/* CBC-MAC chain over whole blocks: for each block, st = E(st ^ block).
+	 * The serial heart of cbc encryption and of cmac, xcbc and cbcmac. */
+	void (*mac)(const void *ctx, uint8_t st[16], const uint8_t *src, size_t nblocks);
+	/* Optional: n (<= 8) independent CBC-MAC chains of nblocks each,
+	 * interleaved (bc_shash_digest_many). NULL: the MAC templates loop over mac. */
+	void (*mac_many)(const void *ctx, unsigned n, uint8_t (*st)[16], const uint8_t *const src[], size_t nblocks);
+};
+
+/* ---- skciphers (ecb, cbc, ctr, cts, xts, essiv) ------------------------------
+ * The front end (src/core/api.c) checks the key state and the length
+ * (min_len, len_align) before calling, so encrypt/decrypt cannot fail. */
+struct bc_skcipher_alg {
+	const char *name;                /* "xts(aes)" */
+	const char *driver;              /* "xts-aes-aesni", "xts(ecb(aes-generic))" */
+	int priority;
+	uint32_t cpu;
+	unsigned min_keysize, max_keysize;
+	size_t ivsize;                   /* 16, or 0 for ecb */
+	size_t blocksize;                /* as /proc/crypto shows it: 16, or 1 for ctr */
+	size_t min_len;                  /* shortest accepted length (16 for cts and xts) */
+	size_t len_align;                /* lengths must be multiples of this (16 for ecb, cbc, essiv) */
+	size_t ctxsize;
+	/* Optional; templates record their inner algorithms here (called once
+	 * after the context is allocated and zeroed). */
+	void (*init)(void *ctx, const struct bc_skcipher_alg *self);
+	/* Checks everything first: on error the context is untouched. */
+	int  (*setkey)(void *ctx, const uint8_t *key, size_t keylen, unsigned flags);
+	void (*encrypt)(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len);
+	void (*decrypt)(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len);
+	/* Template instances: what they were built on (NULL otherwise). */
+	const struct bc_cipher_alg *cipher;
+	const struct bc_skcipher_alg *inner;
+	const struct bc_shash_alg *hash;
+};
+
+/* ---- AEADs (gcm) ---------------------------------------------------------------
+ * The front end checks the key state, ivlen >= 1 and taglen. */
+struct bc_aead_alg {
+	const char *name;                /* "gcm(aes)" */
+	const char *driver;              /* "gcm-aes-vaes-avx2", "gcm_base(ctr(aes-generic),ghash-generic)" */
+	int priority;
+	uint32_t cpu;
+	unsigned min_keysize, max_keysize;
+	size_t ivsize;                   /* the default (fast-path) IV size: 12 */
+	size_t maxauthsize;              /* 16 */
+	size_t ctxsize;
+	void (*init)(void *ctx, const struct bc_aead_alg *self);
+	int  (*setkey)(void *ctx, const uint8_t *key, size_t keylen);
+	void (*encrypt)(const void *ctx, const uint8_t *iv, size_t ivlen, const uint8_t *ad, size_t adlen,
+	                const uint8_t *src, uint8_t *dst, size_t len, uint8_t *tag, size_t taglen);
+	/* 0, or -EBADMSG with dst zero-filled. The tag compare is constant-time. */
+	int  (*decrypt)(const void *ctx, const uint8_t *iv, size_t ivlen, const uint8_t *ad, size_t adlen,
+	                const uint8_t *src, uint8_t *dst, size_t len, const uint8_t *tag, size_t taglen);
+	const struct bc_skcipher_alg *inner;   /* gcm_base: the ctr skcipher */
+	const struct bc_shash_alg *hash;       /* gcm_base: the ghash shash */
+};
+
+/* ---- shashes (sha256, sm3, ghash, cmac, xcbc, cbcmac) ----------------------------
+ * ctx holds the key (may be empty), desc the running state of one message
+ * (descsize <= BC_DESC_MAX, so an operation can keep it on its stack). */
+struct bc_shash_alg {
+	const char *name;                /* "cmac(aes)" */
+	const char *driver;              /* "cmac(aes-generic)" */
+	int priority;
+	uint32_t cpu;
+	unsigned min_keysize, max_keysize;   /* 0, 0: unkeyed */
+	size_t digestsize, blocksize;
+	size_t ctxsize, descsize;
+	void (*init_tfm)(void *ctx, const struct bc_shash_alg *self);   /* optional, like skcipher init */
+	int  (*setkey)(void *ctx, const uint8_t *key, size_t keylen);   /* NULL when unkeyed */
+	void (*init)(const void *ctx, void *desc);
+	void (*update)(const void *ctx, void *desc, const uint8_t *data, size_t len);
+	void (*final)(const void *ctx, void *desc, uint8_t *out);
+	/* Optional: n (<= 8) one-shot digests interleaved. */
+	void (*digest_many)(const void *ctx, unsigned n, const uint8_t *const msgs[], const size_t lens[],
+	                    uint8_t *const outs[]);
+	const struct bc_cipher_alg *cipher;   /* cmac/xcbc/cbcmac templates: the block cipher */
+};
+
+/* ---- registry (src/core/registry.c) ----------------------------------------------
+ * By algorithm name: the best usable driver that passed its self-test (a
+ * template instance over the best inner driver competes with the dedicated
+ * drivers). By driver name: exactly that driver. NULL if none. */
+const struct bc_cipher_alg   *bc_find_cipher(const char *name);
+const struct bc_skcipher_alg *bc_find_skcipher(const char *name);
+const struct bc_aead_alg     *bc_find_aead(const char *name);
+const struct bc_shash_alg    *bc_find_shash(const char *name);
+
+/* ---- helpers shared by all code (src/core/util.c) ---------------------------------- */
+void bc_wipe(void *p, size_t len);                       /* memset the compiler cannot drop */
+static inline void bc_xor(uint8_t *dst, const uint8_t *a, const uint8_t *b, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		dst[i] = a[i] ^ b[i];
+}
+static inline uint32_t bc_load_be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+static inline void bc_store_be32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 24); p[1] = (uint8_t)(v >> 16); p[2] = (uint8_t)(v >> 8); p[3] = (uint8_t)v;
+}
+static inline uint32_t bc_load_le32(const uint8_t *p)
+{
+	return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
+}
+static inline void bc_store_le32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); p[2] = (uint8_t)(v >> 16); p[3] = (uint8_t)(v >> 24);
+}
+static inline uint64_t bc_load_be64(const uint8_t *p)
+{
+	return (uint64_t)bc_load_be32(p) << 32 | bc_load_be32(p + 4);
+}
+static inline void bc_store_be64(uint8_t *p, uint64_t v)
+{
+	bc_store_be32(p, (uint32_t)(v >> 32)); bc_store_be32(p + 4, (uint32_t)v);
+}
+static inline uint64_t bc_load_le64(const uint8_t *p)
+{
+	return (uint64_t)bc_load_le32(p + 4) << 32 | bc_load_le32(p);
+}
+static inline void bc_store_le64(uint8_t *p, uint64_t v)
+{
+	bc_store_le32(p, (uint32_t)v); bc_store_le32(p + 4, (uint32_t)(v >> 32));
+}
+
+/* ---- GF(2^128) helpers shared by the modes (src/mode/gf128mul.c) --------------------
+ * Branch-free on purpose: the carried-out bit becomes an all-ones mask by an
+ * arithmetic shift, never a conditional a compiler could turn into a branch. */
+void bc_gf128mul_x_ble(uint8_t out[16], const uint8_t in[16]);  /* XTS: multiply by x, little-endian (IEEE 1619) */
+void bc_gf128mul_x_bbe(uint8_t out[16], const uint8_t in[16]);  /* CMAC: doubling, big-endian (SP 800-38B) */
+
+#endif
