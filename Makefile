@@ -52,9 +52,12 @@ all: $(BUILD)/libblockcrypt.a $(BUILD)/libblockcrypt.so $(BUILD)/blockcrypt
 
 tests: all $(TEST_BIN)
 
-$(BUILD)/%.o: %.c $(wildcard include/*.h src/core/*.h) Makefile
+$(BUILD)/%.o: %.c $(wildcard include/*.h src/*/*.h src/arch/*/*.h) Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) $(FILE_CFLAGS_$(notdir $*)) $(CFLAGS) -MMD -MP -c $< -o $@
+
+# The self-test vectors are assembled into the library with .incbin.
+$(BUILD)/src/core/selftest.o: src/core/selftest_vectors.txt
 
 $(BUILD)/libblockcrypt.a: $(LIB_OBJ)
 	@rm -f $@

@@ -1,0 +1,379 @@
+/* blockcrypt: the public API: allocation through the registry, argument checks, then straight into the driver.
+ * Semantics of the Linux crypto API (skcipher, aead, shash); errors are negative errno values. */
+#include <stdlib.h>
+
+#include "internal.h"
+
+/* Contexts are aligned for the widest vector loads a driver makes, and
+ * zeroed so that an init op sees a clean slate. */
+static void *ctx_alloc(size_t size)
+{
+	size_t n = (size + BC_CTX_ALIGN - 1) / BC_CTX_ALIGN * BC_CTX_ALIGN;
+	void *p = aligned_alloc(BC_CTX_ALIGN, n ? n : BC_CTX_ALIGN);
+
+	if (p)
+		memset(p, 0, n ? n : BC_CTX_ALIGN);
+	return p;
+}
+
+static void ctx_free(void *p, size_t size)
+{
+	if (p) {
+		bc_wipe(p, size);
+		free(p);
+	}
+}
+
+/* ---- skcipher ---------------------------------------------------------------- */
+struct bc_skcipher {
+	const struct bc_skcipher_alg *alg;
+	void *ctx;
+	unsigned flags;
+	int keyed;
+};
+
+int bc_skcipher_alloc(bc_skcipher **tfm, const char *name)
+{
+	const struct bc_skcipher_alg *alg;
+	bc_skcipher *t;
+
+	if (!tfm)
+		return -EINVAL;
+	*tfm = NULL;
+	alg = bc_find_skcipher(name);
+	if (!alg)
+		return -ENOENT;
+	t = calloc(1, sizeof(*t));
+	if (!t || !(t->ctx = ctx_alloc(alg->ctxsize))) {
+		free(t);
+		return -ENOMEM;
+	}
+	t->alg = alg;
+	if (alg->init)
+		alg->init(t->ctx, alg);
+	*tfm = t;
+	return 0;
+}
+
+void bc_skcipher_free(bc_skcipher *tfm)
+{
+	if (tfm) {
+		ctx_free(tfm->ctx, tfm->alg->ctxsize);
+		free(tfm);
+	}
+}
+
+void bc_skcipher_set_flags(bc_skcipher *tfm, unsigned flags)
+{
+	if (tfm)
+		tfm->flags = flags;
+}
+
+int bc_skcipher_setkey(bc_skcipher *tfm, const uint8_t *key, size_t keylen)
+{
+	int err;
+
+	if (!tfm || (!key && keylen))
+		return -EINVAL;
+	err = tfm->alg->setkey(tfm->ctx, key, keylen, tfm->flags);
+	if (!err)
+		tfm->keyed = 1;
+	return err;
+}
+
+/* Everything a driver may assume is checked here, once: key set, length
+ * allowed by the mode, buffers present. */
+static int sk_check(const bc_skcipher *tfm, const uint8_t *iv, const uint8_t *src, const uint8_t *dst, size_t len)
+{
+	if (!tfm)
+		return -EINVAL;
+	if (!tfm->keyed)
+		return -ENOKEY;
+	if (len < tfm->alg->min_len || len % tfm->alg->len_align || (tfm->alg->ivsize && !iv) ||
+	    (len && (!src || !dst)))
+		return -EINVAL;
+	return 0;
+}
+
+int bc_skcipher_encrypt(const bc_skcipher *tfm, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+{
+	int err = sk_check(tfm, iv, src, dst, len);
+
+	if (!err)
+		tfm->alg->encrypt(tfm->ctx, iv, src, dst, len);
+	return err;
+}
+
+int bc_skcipher_decrypt(const bc_skcipher *tfm, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+{
+	int err = sk_check(tfm, iv, src, dst, len);
+
+	if (!err)
+		tfm->alg->decrypt(tfm->ctx, iv, src, dst, len);
+	return err;
+}
+
+size_t bc_skcipher_ivsize(const bc_skcipher *tfm)
+{
+	return tfm ? tfm->alg->ivsize : 0;
+}
+
+size_t bc_skcipher_blocksize(const bc_skcipher *tfm)
+{
+	return tfm ? tfm->alg->blocksize : 0;
+}
+
+const char *bc_skcipher_driver(const bc_skcipher *tfm)
+{
+	return tfm ? tfm->alg->driver : NULL;
+}
+
+/* ---- aead ---------------------------------------------------------------------- */
+struct bc_aead {
+	const struct bc_aead_alg *alg;
+	void *ctx;
+	size_t authsize;
+	int keyed;
+};
+
+/* SP 800-38D 5.2.1.1: at most 2^39 - 256 bits of plaintext. */
+#define GCM_MAX_LEN ((((uint64_t)1 << 39) - 256) / 8)
+
+int bc_aead_alloc(bc_aead **tfm, const char *name)
+{
+	const struct bc_aead_alg *alg;
+	bc_aead *t;
+
+	if (!tfm)
+		return -EINVAL;
+	*tfm = NULL;
+	alg = bc_find_aead(name);
+	if (!alg)
+		return -ENOENT;
+	t = calloc(1, sizeof(*t));
+	if (!t || !(t->ctx = ctx_alloc(alg->ctxsize))) {
+		free(t);
+		return -ENOMEM;
+	}
+	t->alg = alg;
+	t->authsize = alg->maxauthsize;
+	if (alg->init)
+		alg->init(t->ctx, alg);
+	*tfm = t;
+	return 0;
+}
+
+void bc_aead_free(bc_aead *tfm)
+{
+	if (tfm) {
+		ctx_free(tfm->ctx, tfm->alg->ctxsize);
+		free(tfm);
+	}
+}
+
+int bc_aead_setkey(bc_aead *tfm, const uint8_t *key, size_t keylen)
+{
+	int err;
+
+	if (!tfm || (!key && keylen))
+		return -EINVAL;
+	err = tfm->alg->setkey(tfm->ctx, key, keylen);
+	if (!err)
+		tfm->keyed = 1;
+	return err;
+}
+
+/* GCM tags (SP 800-38D 5.2.1.2): 128, 120, 112, 104, 96 bits, and 64 or 32
+ * for the applications of its appendix C — the kernel's crypto_gcm_setauthsize set. */
+int bc_aead_setauthsize(bc_aead *tfm, size_t taglen)
+{
+	if (!tfm || !(taglen == 4 || taglen == 8 || (taglen >= 12 && taglen <= tfm->alg->maxauthsize)))
+		return -EINVAL;
+	tfm->authsize = taglen;
+	return 0;
+}
+
+static int aead_check(const bc_aead *tfm, const uint8_t *iv, size_t ivlen, const uint8_t *ad, size_t adlen,
+		      const uint8_t *src, const uint8_t *dst, size_t len, const uint8_t *tag)
+{
+	if (!tfm)
+		return -EINVAL;
+	if (!tfm->keyed)
+		return -ENOKEY;
+	if (!iv || !ivlen || (adlen && !ad) || (len && (!src || !dst)) || !tag || (uint64_t)len > GCM_MAX_LEN)
+		return -EINVAL;
+	return 0;
+}
+
+int bc_aead_encrypt(const bc_aead *tfm, const uint8_t *iv, size_t ivlen, const uint8_t *ad, size_t adlen,
+		    const uint8_t *src, uint8_t *dst, size_t len, uint8_t *tag)
+{
+	int err = aead_check(tfm, iv, ivlen, ad, adlen, src, dst, len, tag);
+
+	if (!err)
+		tfm->alg->encrypt(tfm->ctx, iv, ivlen, ad, adlen, src, dst, len, tag, tfm->authsize);
+	return err;
+}
+
+int bc_aead_decrypt(const bc_aead *tfm, const uint8_t *iv, size_t ivlen, const uint8_t *ad, size_t adlen,
+		    const uint8_t *src, uint8_t *dst, size_t len, const uint8_t *tag)
+{
+	int err = aead_check(tfm, iv, ivlen, ad, adlen, src, dst, len, tag);
+
+	if (!err)
+		err = tfm->alg->decrypt(tfm->ctx, iv, ivlen, ad, adlen, src, dst, len, tag, tfm->authsize);
+	return err;
+}
+
+size_t bc_aead_authsize(const bc_aead *tfm)
+{
+	return tfm ? tfm->authsize : 0;
+}
+
+const char *bc_aead_driver(const bc_aead *tfm)
+{
+	return tfm ? tfm->alg->driver : NULL;
+}
+
+/* ---- shash ----------------------------------------------------------------------- */
+struct bc_shash {
+	const struct bc_shash_alg *alg;
+	void *ctx;
+	int keyed;                   /* unkeyed algorithms count as keyed */
+	_Alignas(BC_CTX_ALIGN) uint8_t desc[BC_DESC_MAX];
+};
+
+int bc_shash_alloc(bc_shash **tfm, const char *name)
+{
+	const struct bc_shash_alg *alg;
+	bc_shash *t;
+
+	if (!tfm)
+		return -EINVAL;
+	*tfm = NULL;
+	alg = bc_find_shash(name);
+	if (!alg)
+		return -ENOENT;
+	t = ctx_alloc(sizeof(*t));
+	if (!t || !(t->ctx = ctx_alloc(alg->ctxsize))) {
+		free(t);
+		return -ENOMEM;
+	}
+	t->alg = alg;
+	if (alg->init_tfm)
+		alg->init_tfm(t->ctx, alg);
+	t->keyed = alg->max_keysize == 0;
+	if (t->keyed)
+		alg->init(t->ctx, t->desc);
+	*tfm = t;
+	return 0;
+}
+
+void bc_shash_free(bc_shash *tfm)
+{
+	if (tfm) {
+		ctx_free(tfm->ctx, tfm->alg->ctxsize);
+		ctx_free(tfm, sizeof(*tfm));
+	}
+}
+
+int bc_shash_setkey(bc_shash *tfm, const uint8_t *key, size_t keylen)
+{
+	int err;
+
+	if (!tfm || (!key && keylen) || !tfm->alg->setkey)
+		return -EINVAL;
+	err = tfm->alg->setkey(tfm->ctx, key, keylen);
+	if (err)
+		return err;
+	tfm->keyed = 1;
+	tfm->alg->init(tfm->ctx, tfm->desc);
+	return 0;
+}
+
+int bc_shash_init(bc_shash *tfm)
+{
+	if (!tfm)
+		return -EINVAL;
+	if (!tfm->keyed)
+		return -ENOKEY;
+	tfm->alg->init(tfm->ctx, tfm->desc);
+	return 0;
+}
+
+int bc_shash_update(bc_shash *tfm, const uint8_t *data, size_t len)
+{
+	if (!tfm || (len && !data))
+		return -EINVAL;
+	if (!tfm->keyed)
+		return -ENOKEY;
+	tfm->alg->update(tfm->ctx, tfm->desc, data, len);
+	return 0;
+}
+
+int bc_shash_final(bc_shash *tfm, uint8_t *out)
+{
+	if (!tfm || !out)
+		return -EINVAL;
+	if (!tfm->keyed)
+		return -ENOKEY;
+	tfm->alg->final(tfm->ctx, tfm->desc, out);
+	tfm->alg->init(tfm->ctx, tfm->desc);
+	return 0;
+}
+
+int bc_shash_digest(bc_shash *tfm, const uint8_t *data, size_t len, uint8_t *out)
+{
+	int err = bc_shash_init(tfm);
+
+	if (!err)
+		err = bc_shash_update(tfm, data, len);
+	if (!err)
+		err = bc_shash_final(tfm, out);
+	return err;
+}
+
+/* Groups of up to 8 go to a driver that interleaves them; others get one
+ * message at a time on a private state, so the tfm's running state stays. */
+int bc_shash_digest_many(bc_shash *tfm, size_t n, const uint8_t *const msgs[], const size_t lens[],
+			 uint8_t *const outs[])
+{
+	const struct bc_shash_alg *alg;
+
+	if (!tfm || (n && (!msgs || !lens || !outs)))
+		return -EINVAL;
+	if (!tfm->keyed)
+		return -ENOKEY;
+	for (size_t i = 0; i < n; i++)
+		if (!outs[i] || (lens[i] && !msgs[i]))
+			return -EINVAL;
+	alg = tfm->alg;
+	for (size_t i = 0; i < n;) {
+		unsigned k = n - i < 8 ? (unsigned)(n - i) : 8;
+
+		if (alg->digest_many) {
+			alg->digest_many(tfm->ctx, k, msgs + i, lens + i, outs + i);
+		} else {
+			_Alignas(BC_CTX_ALIGN) uint8_t desc[BC_DESC_MAX];
+
+			for (unsigned j = 0; j < k; j++) {
+				alg->init(tfm->ctx, desc);
+				alg->update(tfm->ctx, desc, msgs[i + j], lens[i + j]);
+				alg->final(tfm->ctx, desc, outs[i + j]);
+			}
+			bc_wipe(desc, sizeof(desc));
+		}
+		i += k;
+	}
+	return 0;
+}
+
+size_t bc_shash_digestsize(const bc_shash *tfm)
+{
+	return tfm ? tfm->alg->digestsize : 0;
+}
+
+const char *bc_shash_driver(const bc_shash *tfm)
+{
+	return tfm ? tfm->alg->driver : NULL;
+}

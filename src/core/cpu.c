@@ -1,0 +1,147 @@
+/* blockcrypt: CPU feature detection, done once (CPUID + XGETBV on x86, AT_HWCAP on arm64),
+ * with the BLOCKCRYPT_DISABLE mask that lets tests reach every driver on one machine. */
+#include <pthread.h>
+#include <stdlib.h>
+
+#include "internal.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#elif defined(__aarch64__)
+#include <sys/auxv.h>
+#endif
+
+static const struct {
+	const char *name;
+	uint32_t bit;
+	uint32_t implies_off;   /* masking this feature also masks the ones built on it */
+} feature_names[] = {
+	{ "aesni",   BC_CPU_AESNI,     BC_CPU_VAES },
+	{ "pclmul",  BC_CPU_PCLMUL,    BC_CPU_VPCLMUL },
+	{ "avx",     BC_CPU_AVX,       BC_CPU_AVX2 | BC_CPU_VAES | BC_CPU_VPCLMUL },
+	{ "avx2",    BC_CPU_AVX2,      BC_CPU_VAES | BC_CPU_VPCLMUL },
+	{ "vaes",    BC_CPU_VAES,      0 },
+	{ "vpclmul", BC_CPU_VPCLMUL,   0 },
+	{ "aes",     BC_CPU_ARM_AES,   0 },
+	{ "pmull",   BC_CPU_ARM_PMULL, 0 },
+	{ "sm4",     BC_CPU_ARM_SM4,   0 },
+};
+#define NFEATURES (sizeof(feature_names) / sizeof(feature_names[0]))
+
+static uint32_t features;
+static char features_string[96];
+static pthread_once_t features_once = PTHREAD_ONCE_INIT;
+
+#if defined(__x86_64__) || defined(__i386__)
+/* XGETBV without needing the xsave target: AVX code may run only if the OS
+ * saves the SSE and AVX register state on context switches (XCR0 bits 1, 2). */
+static uint64_t xgetbv0(void)
+{
+	uint32_t lo, hi;
+
+	__asm__ volatile(".byte 0x0f, 0x01, 0xd0" : "=a"(lo), "=d"(hi) : "c"(0));
+	return (uint64_t)hi << 32 | lo;
+}
+
+static uint32_t detect(void)
+{
+	unsigned a, b, c, d, max = __get_cpuid_max(0, NULL);
+	uint32_t f = 0;
+	int os_avx = 0;
+
+	if (max < 1)
+		return 0;
+	__cpuid(1, a, b, c, d);
+	/* AES-NI drivers also use PSHUFB (SSSE3) and PEXTR/PINSR (SSE4.1),
+	 * which every AES-NI CPU has; ask for all three anyway. */
+	if ((c & bit_AES) && (c & bit_SSSE3) && (c & bit_SSE4_1))
+		f |= BC_CPU_AESNI;
+	if (c & bit_PCLMUL)
+		f |= BC_CPU_PCLMUL;
+	if ((c & bit_OSXSAVE) && (c & bit_AVX))
+		os_avx = (xgetbv0() & 6) == 6;
+	if (os_avx)
+		f |= BC_CPU_AVX;
+	if (os_avx && max >= 7) {
+		__cpuid_count(7, 0, a, b, c, d);
+		if (b & bit_AVX2) {
+			f |= BC_CPU_AVX2;
+			if (c & (1u << 9))      /* VAES */
+				f |= BC_CPU_VAES;
+			if (c & (1u << 10))     /* VPCLMULQDQ */
+				f |= BC_CPU_VPCLMUL;
+		}
+	}
+	return f;
+}
+#elif defined(__aarch64__)
+static uint32_t detect(void)
+{
+	unsigned long hw = getauxval(AT_HWCAP);
+	uint32_t f = 0;
+
+	if (hw & (1ul << 3))    /* HWCAP_AES */
+		f |= BC_CPU_ARM_AES;
+	if (hw & (1ul << 4))    /* HWCAP_PMULL */
+		f |= BC_CPU_ARM_PMULL;
+	if (hw & (1ul << 19))   /* HWCAP_SM4 */
+		f |= BC_CPU_ARM_SM4;
+	return f;
+}
+#else
+static uint32_t detect(void)
+{
+	return 0;
+}
+#endif
+
+/* BLOCKCRYPT_DISABLE="avx2,vaes" (commas or spaces) or "all". Unknown names
+ * are ignored, so one setting works on every architecture. */
+static uint32_t disabled_mask(void)
+{
+	const char *s = getenv("BLOCKCRYPT_DISABLE");
+	uint32_t mask = 0;
+
+	while (s && *s) {
+		size_t n = strcspn(s, ", ");
+
+		if (n == 3 && !strncmp(s, "all", 3))
+			mask = ~0u;
+		for (size_t i = 0; i < NFEATURES; i++)
+			if (strlen(feature_names[i].name) == n && !strncmp(s, feature_names[i].name, n))
+				mask |= feature_names[i].bit | feature_names[i].implies_off;
+		s += n;
+		s += strspn(s, ", ");
+	}
+	return mask;
+}
+
+static void init_features(void)
+{
+	size_t len = 0;
+
+	features = detect() & ~disabled_mask();
+	for (size_t i = 0; i < NFEATURES; i++) {
+		const char *n = feature_names[i].name;
+
+		if (!(features & feature_names[i].bit) || len + strlen(n) + 2 > sizeof(features_string))
+			continue;
+		if (len)
+			features_string[len++] = ' ';
+		memcpy(features_string + len, n, strlen(n));
+		len += strlen(n);
+	}
+	features_string[len] = 0;
+}
+
+uint32_t bc_cpu_features(void)
+{
+	pthread_once(&features_once, init_features);
+	return features;
+}
+
+const char *bc_cpu_features_string(void)
+{
+	pthread_once(&features_once, init_features);
+	return features_string;
+}

@@ -1,0 +1,505 @@
+/* blockcrypt: the registry of drivers: name, driver name, priority, CPU needs, self-test state,
+ * and template instances built over the best inner drivers (as Linux crypto/algapi.c and api.c do). */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "drivers.h"
+#include "selftest.h"
+#include "../mode/mode.h"
+
+extern const struct bc_cipher_alg *const bc_cipher_drivers[];
+extern const struct bc_skcipher_alg *const bc_skcipher_drivers[];
+extern const struct bc_aead_alg *const bc_aead_drivers[];
+extern const struct bc_shash_alg *const bc_shash_drivers[];
+
+#define NAME_MAX_LEN 192
+
+struct entry {
+	enum bc_type type;
+	const void *alg;                 /* struct bc_cipher_alg / _skcipher_ / _aead_ / _shash_alg */
+	const char *name, *driver;
+	int priority;
+	uint32_t cpu;
+	int state;                       /* 0 not yet tested, 1 passed, -1 failed */
+	struct entry *next;
+};
+
+/* A template instance owns its alg struct and its names. Instances live as
+ * long as the process, like the kernel's: they are few (one per driver
+ * combination actually asked for) and pointers to them are handed out. */
+struct instance {
+	struct entry e;
+	union {
+		struct bc_skcipher_alg sk;
+		struct bc_aead_alg aead;
+		struct bc_shash_alg sh;
+	} u;
+	char name[NAME_MAX_LEN], driver[NAME_MAX_LEN];
+};
+
+static const struct bc_template *const templates[] = {
+	&bc_tmpl_ecb, &bc_tmpl_cbc, &bc_tmpl_ctr, &bc_tmpl_cts, &bc_tmpl_xts,
+	&bc_tmpl_essiv, &bc_tmpl_gcm, &bc_tmpl_cmac, &bc_tmpl_xcbc, &bc_tmpl_cbcmac,
+};
+
+/* Every algorithm name the library answers to, in the order list shows them. */
+static const char *const algorithm_names[] = {
+	"aes", "sm4", "sha256", "sm3", "ghash",
+	"ecb(aes)", "cbc(aes)", "ctr(aes)", "cts(cbc(aes))", "xts(aes)", "essiv(cbc(aes),sha256)",
+	"gcm(aes)", "cmac(aes)", "xcbc(aes)", "cbcmac(aes)",
+	"ecb(sm4)", "cbc(sm4)", "ctr(sm4)", "cts(cbc(sm4))", "xts(sm4)", "essiv(cbc(sm4),sm3)",
+	"gcm(sm4)", "cmac(sm4)", "xcbc(sm4)", "cbcmac(sm4)",
+};
+#define N_ALGNAMES (sizeof(algorithm_names) / sizeof(algorithm_names[0]))
+
+static struct entry *entries;
+static pthread_mutex_t lock;
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+static void add(struct entry *e)
+{
+	struct entry **p = &entries;
+
+	while (*p)
+		p = &(*p)->next;
+	*p = e;
+}
+
+static void add_static(enum bc_type type, const void *alg, const char *name, const char *driver, int prio,
+		       uint32_t cpu)
+{
+	struct entry *e = calloc(1, sizeof(*e));
+
+	if (!e)
+		return;    /* out of memory at start-up: the driver is simply not offered */
+	*e = (struct entry){ type, alg, name, driver, prio, cpu, 0, NULL };
+	add(e);
+}
+
+static void registry_init(void)
+{
+	pthread_mutexattr_t a;
+
+	/* Recursive: building an instance looks up its inner drivers, and a
+	 * self-test may allocate through the registry. */
+	pthread_mutexattr_init(&a);
+	pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
+	pthread_mutex_init(&lock, &a);
+	pthread_mutexattr_destroy(&a);
+	for (size_t i = 0; bc_cipher_drivers[i]; i++) {
+		const struct bc_cipher_alg *x = bc_cipher_drivers[i];
+		add_static(BC_TYPE_CIPHER, x, x->name, x->driver, x->priority, x->cpu);
+	}
+	for (size_t i = 0; bc_skcipher_drivers[i]; i++) {
+		const struct bc_skcipher_alg *x = bc_skcipher_drivers[i];
+		add_static(BC_TYPE_SKCIPHER, x, x->name, x->driver, x->priority, x->cpu);
+	}
+	for (size_t i = 0; bc_aead_drivers[i]; i++) {
+		const struct bc_aead_alg *x = bc_aead_drivers[i];
+		add_static(BC_TYPE_AEAD, x, x->name, x->driver, x->priority, x->cpu);
+	}
+	for (size_t i = 0; bc_shash_drivers[i]; i++) {
+		const struct bc_shash_alg *x = bc_shash_drivers[i];
+		add_static(BC_TYPE_SHASH, x, x->name, x->driver, x->priority, x->cpu);
+	}
+}
+
+static int usable(const struct entry *e)
+{
+	return (e->cpu & ~bc_cpu_features()) == 0;
+}
+
+/* Runs the quick known-answer test once per driver; a failed driver is
+ * remembered and never handed out. */
+static int passes(struct entry *e)
+{
+	if (!e->state)
+		e->state = bc_selftest_run(e->type, e->alg, 0) ? -1 : 1;
+	return e->state > 0;
+}
+
+static struct entry *find_driver_entry(enum bc_type type, const char *driver)
+{
+	for (struct entry *e = entries; e; e = e->next)
+		if (e->type == type && !strcmp(e->driver, driver))
+			return e;
+	return NULL;
+}
+
+/* "essiv(cbc(aes),sha256)" -> template "essiv", args "cbc(aes)" and "sha256". */
+struct parsed {
+	char tmpl[32];
+	char args[2][NAME_MAX_LEN];
+	int nargs;
+};
+
+static int parse(const char *name, struct parsed *p)
+{
+	const char *open = strchr(name, '('), *a;
+	size_t len = strlen(name), tl;
+	int depth = 0;
+
+	if (!open || name[len - 1] != ')' || (tl = (size_t)(open - name)) == 0 || tl >= sizeof(p->tmpl))
+		return -1;
+	memcpy(p->tmpl, name, tl);
+	p->tmpl[tl] = 0;
+	p->nargs = 0;
+	a = open + 1;
+	for (const char *s = a; s < name + len; s++) {
+		if (*s == '(')
+			depth++;
+		else if ((*s == ')' && depth-- == 0) || (*s == ',' && depth == 0)) {
+			size_t n = (size_t)(s - a);
+
+			if (p->nargs == 2 || n == 0 || n >= NAME_MAX_LEN)
+				return -1;
+			memcpy(p->args[p->nargs], a, n);
+			p->args[p->nargs++][n] = 0;
+			a = s + 1;
+			if (*s == ')' && s != name + len - 1)
+				return -1;
+		}
+	}
+	return depth == -1 ? 0 : -1;
+}
+
+static const struct bc_template *find_template(const char *tmpl, int by_driver)
+{
+	for (size_t i = 0; i < sizeof(templates) / sizeof(templates[0]); i++)
+		if (!strcmp(by_driver ? templates[i]->driver_name : templates[i]->name, tmpl))
+			return templates[i];
+	return NULL;
+}
+
+static struct entry *lookup(enum bc_type type, const char *name, int by_driver);
+
+/* "cbc(aes)" -> "aes": the cipher under a one-level mode name. */
+static int inner_arg(const char *name, const char *tmpl, char *out)
+{
+	struct parsed p;
+
+	if (parse(name, &p) || strcmp(p.tmpl, tmpl) || p.nargs != 1)
+		return -1;
+	strcpy(out, p.args[0]);
+	return 0;
+}
+
+/* Builds (or finds) the instance of template t over the given inner entries. */
+static struct entry *instantiate(const struct bc_template *t, struct entry *in, struct entry *hash,
+				 struct entry *cipher)
+{
+	struct instance *inst;
+	struct entry *found;
+	char name[NAME_MAX_LEN], driver[NAME_MAX_LEN], x[NAME_MAX_LEN];
+	int prio = in->priority, n1, n2;
+
+	switch (t->args) {
+	case BC_ARGS_CIPHER:
+	case BC_ARGS_SKCIPHER:
+		n1 = snprintf(name, sizeof(name), "%s(%s)", t->name, in->name);
+		n2 = snprintf(driver, sizeof(driver), "%s(%s)", t->name, in->driver);
+		break;
+	case BC_ARGS_ECB:
+		if (inner_arg(in->name, "ecb", x))
+			return NULL;
+		n1 = snprintf(name, sizeof(name), "xts(%s)", x);
+		n2 = snprintf(driver, sizeof(driver), "xts(%s)", in->driver);
+		break;
+	case BC_ARGS_ESSIV:
+		n1 = snprintf(name, sizeof(name), "essiv(%s,%s)", in->name, hash->name);
+		n2 = snprintf(driver, sizeof(driver), "essiv(%s,%s)", in->driver, hash->driver);
+		break;
+	default: /* BC_ARGS_GCM; the kernel averages the two priorities */
+		if (inner_arg(in->name, "ctr", x))
+			return NULL;
+		n1 = snprintf(name, sizeof(name), "gcm(%s)", x);
+		n2 = snprintf(driver, sizeof(driver), "gcm_base(%s,%s)", in->driver, hash->driver);
+		prio = (in->priority + hash->priority) / 2;
+		break;
+	}
+	if (n1 < 0 || n2 < 0 || (size_t)n1 >= sizeof(name) || (size_t)n2 >= sizeof(driver))
+		return NULL;
+	found = find_driver_entry(t->type, driver);
+	if (found)
+		return found;
+	inst = calloc(1, sizeof(*inst));
+	if (!inst)
+		return NULL;
+	strcpy(inst->name, name);
+	strcpy(inst->driver, driver);
+	inst->e.type = t->type;
+	inst->e.name = inst->name;
+	inst->e.driver = inst->driver;
+	inst->e.priority = prio;
+	inst->e.cpu = in->cpu | (hash ? hash->cpu : 0) | (cipher ? cipher->cpu : 0);
+	switch (t->type) {
+	case BC_TYPE_SKCIPHER:
+		inst->u.sk.name = inst->name;
+		inst->u.sk.driver = inst->driver;
+		inst->u.sk.priority = prio;
+		inst->u.sk.cpu = inst->e.cpu;
+		if (t->args == BC_ARGS_CIPHER)
+			inst->u.sk.cipher = in->alg;
+		else
+			inst->u.sk.inner = in->alg;
+		if (hash)
+			inst->u.sk.hash = hash->alg;
+		if (cipher)
+			inst->u.sk.cipher = cipher->alg;
+		t->fill_skcipher(&inst->u.sk);
+		inst->e.alg = &inst->u.sk;
+		break;
+	case BC_TYPE_AEAD:
+		inst->u.aead.name = inst->name;
+		inst->u.aead.driver = inst->driver;
+		inst->u.aead.priority = prio;
+		inst->u.aead.cpu = inst->e.cpu;
+		inst->u.aead.inner = in->alg;
+		inst->u.aead.hash = hash->alg;
+		t->fill_aead(&inst->u.aead);
+		inst->e.alg = &inst->u.aead;
+		break;
+	default:
+		inst->u.sh.name = inst->name;
+		inst->u.sh.driver = inst->driver;
+		inst->u.sh.priority = prio;
+		inst->u.sh.cpu = inst->e.cpu;
+		inst->u.sh.cipher = in->alg;
+		t->fill_shash(&inst->u.sh);
+		inst->e.alg = &inst->u.sh;
+		break;
+	}
+	add(&inst->e);
+	return &inst->e;
+}
+
+/* The entries a template needs, looked up as driver names (by_driver) or as
+ * algorithm names (best driver). The types and shapes must fit the template:
+ * cts takes a cbc, xts an ecb, essiv a cbc and a hash, gcm_base a ctr and ghash. */
+static struct entry *build(const struct parsed *p, int by_driver)
+{
+	const struct bc_template *t = find_template(p->tmpl, by_driver);
+	struct entry *in = NULL, *hash = NULL, *cipher = NULL;
+	char x[NAME_MAX_LEN + 8];
+
+	if (!t)
+		return NULL;
+	switch (t->args) {
+	case BC_ARGS_CIPHER:
+		if (p->nargs != 1)
+			return NULL;
+		in = lookup(BC_TYPE_CIPHER, p->args[0], by_driver);
+		break;
+	case BC_ARGS_SKCIPHER:
+		if (p->nargs != 1)
+			return NULL;
+		in = lookup(BC_TYPE_SKCIPHER, p->args[0], by_driver);
+		if (in && inner_arg(in->name, "cbc", x))
+			return NULL;
+		break;
+	case BC_ARGS_ECB:
+		if (p->nargs != 1)
+			return NULL;
+		if (!by_driver)
+			snprintf(x, sizeof(x), "ecb(%s)", p->args[0]);
+		in = lookup(BC_TYPE_SKCIPHER, by_driver ? p->args[0] : x, by_driver);
+		break;
+	case BC_ARGS_ESSIV:
+		if (p->nargs != 2)
+			return NULL;
+		in = lookup(BC_TYPE_SKCIPHER, p->args[0], by_driver);
+		hash = lookup(BC_TYPE_SHASH, p->args[1], by_driver);
+		if (!in || !hash || inner_arg(in->name, "cbc", x) ||
+		    ((const struct bc_shash_alg *)hash->alg)->max_keysize != 0)
+			return NULL;
+		cipher = lookup(BC_TYPE_CIPHER, x, 0);   /* the IV cipher: the best of its name */
+		if (!cipher)
+			return NULL;
+		break;
+	case BC_ARGS_GCM:
+		if (p->nargs != (by_driver ? 2 : 1))
+			return NULL;
+		if (!by_driver)
+			snprintf(x, sizeof(x), "ctr(%s)", p->args[0]);
+		in = lookup(BC_TYPE_SKCIPHER, by_driver ? p->args[0] : x, by_driver);
+		hash = lookup(BC_TYPE_SHASH, by_driver ? p->args[1] : "ghash", by_driver);
+		if (!hash || strcmp(hash->name, "ghash"))
+			return NULL;
+		break;
+	}
+	if (!in || !usable(in))
+		return NULL;
+	return instantiate(t, in, hash, cipher);
+}
+
+/* By driver name: exactly that driver (a dedicated one, or a template
+ * instance spelled out over driver names). By algorithm name: the usable
+ * driver of highest priority that passes its self-test, where the template
+ * instance over the best inner drivers competes with the dedicated ones. */
+static struct entry *lookup(enum bc_type type, const char *name, int by_driver)
+{
+	struct entry *e = find_driver_entry(type, name), *best;
+	struct parsed p;
+
+	if (e || by_driver) {
+		if (!e && !parse(name, &p))
+			e = build(&p, 1);
+		return e && e->type == type && usable(e) && passes(e) ? e : NULL;
+	}
+	if (!parse(name, &p) && (e = build(&p, 1)) != NULL)   /* a template over driver names */
+		return e->type == type && usable(e) && passes(e) ? e : NULL;
+	if (!parse(name, &p))
+		build(&p, 0);                                  /* make the template instance a candidate */
+	for (;;) {
+		best = NULL;
+		for (e = entries; e; e = e->next)
+			if (e->type == type && !strcmp(e->name, name) && usable(e) && e->state >= 0 &&
+			    (!best || e->priority > best->priority))
+				best = e;
+		if (!best || passes(best))
+			return best;
+	}
+}
+
+static const void *find(enum bc_type type, const char *name)
+{
+	struct entry *e;
+
+	if (!name)
+		return NULL;
+	pthread_once(&once, registry_init);
+	pthread_mutex_lock(&lock);
+	e = lookup(type, name, 0);
+	pthread_mutex_unlock(&lock);
+	return e ? e->alg : NULL;
+}
+
+const struct bc_cipher_alg *bc_find_cipher(const char *name)
+{
+	return find(BC_TYPE_CIPHER, name);
+}
+const struct bc_skcipher_alg *bc_find_skcipher(const char *name)
+{
+	return find(BC_TYPE_SKCIPHER, name);
+}
+const struct bc_aead_alg *bc_find_aead(const char *name)
+{
+	return find(BC_TYPE_AEAD, name);
+}
+const struct bc_shash_alg *bc_find_shash(const char *name)
+{
+	return find(BC_TYPE_SHASH, name);
+}
+
+static void fill_info(const struct entry *e, struct bc_driver_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	info->name = e->name;
+	info->driver = e->driver;
+	info->type = e->type;
+	info->priority = e->priority;
+	info->selftest = e->state;
+	switch (e->type) {
+	case BC_TYPE_CIPHER: {
+		const struct bc_cipher_alg *a = e->alg;
+		info->min_keysize = a->min_keysize;
+		info->max_keysize = a->max_keysize;
+		info->blocksize = BC_BLOCK;
+		break;
+	}
+	case BC_TYPE_SKCIPHER: {
+		const struct bc_skcipher_alg *a = e->alg;
+		info->min_keysize = a->min_keysize;
+		info->max_keysize = a->max_keysize;
+		info->blocksize = a->blocksize;
+		info->ivsize = a->ivsize;
+		break;
+	}
+	case BC_TYPE_AEAD: {
+		const struct bc_aead_alg *a = e->alg;
+		info->min_keysize = a->min_keysize;
+		info->max_keysize = a->max_keysize;
+		info->blocksize = 1;
+		info->ivsize = a->ivsize;
+		info->maxauthsize = a->maxauthsize;
+		break;
+	}
+	case BC_TYPE_SHASH: {
+		const struct bc_shash_alg *a = e->alg;
+		info->min_keysize = a->min_keysize;
+		info->max_keysize = a->max_keysize;
+		info->blocksize = a->blocksize;
+		info->digestsize = a->digestsize;
+		break;
+	}
+	}
+}
+
+/* The set list shows: every usable dedicated driver and, for each algorithm
+ * name, the template instance over its best inner drivers; only drivers that
+ * pass their self-test (unless with_failed), so everything listed can be
+ * allocated. */
+static size_t collect(struct entry **out, size_t max, int with_failed)
+{
+	size_t n = 0;
+	enum bc_type types[] = { BC_TYPE_CIPHER, BC_TYPE_SKCIPHER, BC_TYPE_AEAD, BC_TYPE_SHASH };
+
+	for (size_t i = 0; i < N_ALGNAMES; i++) {
+		struct parsed p;
+
+		if (!parse(algorithm_names[i], &p))
+			build(&p, 0);
+	}
+	for (size_t i = 0; i < N_ALGNAMES; i++)
+		for (size_t k = 0; k < 4; k++)
+			for (struct entry *e = entries; e; e = e->next)
+				if (e->type == types[k] && !strcmp(e->name, algorithm_names[i]) && usable(e) &&
+				    (passes(e) || with_failed) && n < max)
+					out[n++] = e;
+	return n;
+}
+
+#define MAX_LISTED 512
+
+int bc_list_drivers(int (*cb)(const struct bc_driver_info *info, void *arg), void *arg)
+{
+	struct entry *list[MAX_LISTED];
+	struct bc_driver_info info;
+	size_t n;
+	int ret = 0;
+
+	pthread_once(&once, registry_init);
+	pthread_mutex_lock(&lock);
+	n = collect(list, MAX_LISTED, 0);
+	pthread_mutex_unlock(&lock);
+	for (size_t i = 0; i < n && !ret; i++) {
+		fill_info(list[i], &info);
+		ret = cb(&info, arg);
+	}
+	return ret;
+}
+
+int bc_selftest_all(int full, void (*cb)(const struct bc_driver_info *info, int result, void *arg), void *arg)
+{
+	struct entry *list[MAX_LISTED];
+	struct bc_driver_info info;
+	size_t n;
+	int failures = 0;
+
+	pthread_once(&once, registry_init);
+	pthread_mutex_lock(&lock);
+	n = collect(list, MAX_LISTED, 1);
+	for (size_t i = 0; i < n; i++) {
+		int r = list[i]->state < 0 ? -EBADMSG : full ? bc_selftest_run(list[i]->type, list[i]->alg, 1) : 0;
+
+		if (r)
+			list[i]->state = -1;
+		failures += r != 0;
+		fill_info(list[i], &info);
+		if (cb)
+			cb(&info, r, arg);
+	}
+	pthread_mutex_unlock(&lock);
+	return failures;
+}

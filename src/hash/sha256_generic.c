@@ -1,0 +1,113 @@
+/* blockcrypt: SHA-256 in portable C (the kernel's "sha256-generic").
+ * FIPS 180-4, sections 4.1.2, 4.2.2, 5.3.3 and 6.2. */
+#include "drivers.h"
+#include "md32.h"
+
+static const uint32_t sha256_iv[8] = {
+	0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+	0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
+};
+
+static const uint32_t sha256_k[64] = {
+	0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+	0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+	0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+	0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+	0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+	0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+	0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+	0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+};
+
+static inline uint32_t ror32(uint32_t x, unsigned n)
+{
+	return x >> n | x << (32 - n);
+}
+
+#define BSIG0(x) (ror32(x, 2) ^ ror32(x, 13) ^ ror32(x, 22))
+#define BSIG1(x) (ror32(x, 6) ^ ror32(x, 11) ^ ror32(x, 25))
+#define SSIG0(x) (ror32(x, 7) ^ ror32(x, 18) ^ ((x) >> 3))
+#define SSIG1(x) (ror32(x, 17) ^ ror32(x, 19) ^ ((x) >> 10))
+/* Ch and Maj rewritten with one operation fewer; same truth tables as 4.1.2. */
+#define CH(x, y, z)  ((z) ^ ((x) & ((y) ^ (z))))
+#define MAJ(x, y, z) (((x) & (y)) | ((z) & ((x) | (y))))
+
+/* The message schedule (6.2.2 step 1) kept as a 16-word window: round i >= 16
+ * overwrites the word it no longer needs. */
+#define SCHED(i) (w[(i) & 15] += SSIG1(w[((i) - 2) & 15]) + w[((i) - 7) & 15] + SSIG0(w[((i) - 15) & 15]))
+
+/* One round with the working variables renamed instead of moved: only d and h
+ * change, and the caller rotates the names. */
+#define ROUND(a, b, c, d, e, f, g, h, i, wi) do {                          \
+		uint32_t t1 = (h) + BSIG1(e) + CH(e, f, g) + sha256_k[i] + (wi); \
+		(d) += t1;                                                       \
+		(h) = t1 + BSIG0(a) + MAJ(a, b, c);                              \
+	} while (0)
+
+#define ROUNDS8(i, W)                                        \
+	ROUND(a, b, c, d, e, f, g, h, (i) + 0, W((i) + 0));  \
+	ROUND(h, a, b, c, d, e, f, g, (i) + 1, W((i) + 1));  \
+	ROUND(g, h, a, b, c, d, e, f, (i) + 2, W((i) + 2));  \
+	ROUND(f, g, h, a, b, c, d, e, (i) + 3, W((i) + 3));  \
+	ROUND(e, f, g, h, a, b, c, d, (i) + 4, W((i) + 4));  \
+	ROUND(d, e, f, g, h, a, b, c, (i) + 5, W((i) + 5));  \
+	ROUND(c, d, e, f, g, h, a, b, (i) + 6, W((i) + 6));  \
+	ROUND(b, c, d, e, f, g, h, a, (i) + 7, W((i) + 7))
+
+#define LOADW(i) (w[i] = bc_load_be32(p + 4 * (i)))
+
+static void sha256_compress(uint32_t st[8], const uint8_t *p, size_t nblocks)
+{
+	uint32_t w[16];
+
+	for (; nblocks; nblocks--, p += 64) {
+		uint32_t a = st[0], b = st[1], c = st[2], d = st[3];
+		uint32_t e = st[4], f = st[5], g = st[6], h = st[7];
+
+		ROUNDS8(0, LOADW);
+		ROUNDS8(8, LOADW);
+		for (int i = 16; i < 64; i += 16) {
+			ROUNDS8(i, SCHED);
+			ROUNDS8(i + 8, SCHED);
+		}
+		st[0] += a; st[1] += b; st[2] += c; st[3] += d;
+		st[4] += e; st[5] += f; st[6] += g; st[7] += h;
+	}
+	/* The message may be a key (essiv hashes one). */
+	bc_wipe(w, sizeof(w));
+}
+
+static void sha256_init(const void *ctx, void *desc)
+{
+	(void)ctx;
+	bc_md32_init(desc, sha256_iv);
+}
+
+static void sha256_update(const void *ctx, void *desc, const uint8_t *data, size_t len)
+{
+	(void)ctx;
+	bc_md32_update(desc, data, len, sha256_compress);
+}
+
+static void sha256_final(const void *ctx, void *desc, uint8_t *out)
+{
+	(void)ctx;
+	bc_md32_final(desc, out, sha256_compress);
+}
+
+const struct bc_shash_alg bc_sha256_generic = {
+	.name = "sha256",
+	.driver = "sha256-generic",
+	.priority = 100,
+	.cpu = 0,
+	.min_keysize = 0,
+	.max_keysize = 0,
+	.digestsize = 32,
+	.blocksize = 64,
+	.ctxsize = 0,
+	.descsize = sizeof(struct bc_md32_state),
+	.setkey = NULL,
+	.init = sha256_init,
+	.update = sha256_update,
+	.final = sha256_final,
+};

@@ -1,0 +1,165 @@
+/* blockcrypt: the gcm template, gcm_base(ctr(X),ghash) over any ctr and ghash drivers (Linux crypto/gcm.c).
+ * NIST SP 800-38D: any IV length, inc32 counter, tags of 4, 8 or 12..16 bytes. */
+#include "mode.h"
+
+struct gcm_ctx {
+	const struct bc_skcipher_alg *ctr;
+	const struct bc_shash_alg *ghash;
+	size_t ghash_off;
+};
+#define CTR_OFF bc_ctx_round(sizeof(struct gcm_ctx))
+
+static const void *ctr_ctx(const struct gcm_ctx *t)
+{
+	return bc_ctx_at(t, CTR_OFF);
+}
+static const void *ghash_ctx(const struct gcm_ctx *t)
+{
+	return bc_ctx_at(t, t->ghash_off);
+}
+
+static void gcm_init(void *ctx, const struct bc_aead_alg *self)
+{
+	struct gcm_ctx *t = ctx;
+
+	t->ctr = self->inner;
+	t->ghash = self->hash;
+	t->ghash_off = CTR_OFF + bc_ctx_round(self->inner->ctxsize);
+	bc_init_inner(self->inner, bc_ctx_at(ctx, CTR_OFF));
+	if (self->hash->init_tfm)
+		self->hash->init_tfm(bc_ctx_at(ctx, t->ghash_off), self->hash);
+}
+
+/* H = E_K(0^128): ctr over a zero block from a zero counter gives exactly
+ * that, so the template needs nothing but its ctr and ghash drivers. */
+static int gcm_setkey(void *ctx, const uint8_t *key, size_t keylen)
+{
+	const struct gcm_ctx *t = ctx;
+	uint8_t h[BC_BLOCK] = { 0 }, ctr[BC_BLOCK] = { 0 };
+	int err = t->ctr->setkey(bc_ctx_at(ctx, CTR_OFF), key, keylen, 0);
+
+	if (err)
+		return err;
+	t->ctr->encrypt(ctr_ctx(t), ctr, h, h, BC_BLOCK);
+	err = t->ghash->setkey(bc_ctx_at(ctx, t->ghash_off), h, BC_BLOCK);
+	bc_wipe(h, sizeof(h));
+	return err;
+}
+
+static void ghash_pad(const struct gcm_ctx *t, void *desc, size_t len)
+{
+	static const uint8_t zeros[BC_BLOCK];
+
+	if (len % BC_BLOCK)
+		t->ghash->update(ghash_ctx(t), desc, zeros, BC_BLOCK - len % BC_BLOCK);
+}
+
+/* J0 = IV || 0^31 || 1 for 96-bit IVs, else GHASH(IV || 0-pad || [0]64 || [len(IV)]64). */
+static void gcm_j0(const struct gcm_ctx *t, const uint8_t *iv, size_t ivlen, uint8_t j0[16])
+{
+	uint8_t desc[BC_DESC_MAX], lens[BC_BLOCK] = { 0 };
+
+	if (ivlen == 12) {
+		memcpy(j0, iv, 12);
+		bc_store_be32(j0 + 12, 1);
+		return;
+	}
+	t->ghash->init(ghash_ctx(t), desc);
+	t->ghash->update(ghash_ctx(t), desc, iv, ivlen);
+	ghash_pad(t, desc, ivlen);
+	bc_store_be64(lens + 8, (uint64_t)ivlen * 8);
+	t->ghash->update(ghash_ctx(t), desc, lens, BC_BLOCK);
+	t->ghash->final(ghash_ctx(t), desc, j0);
+}
+
+/* GCTR with inc32: only the low 32 bits of the counter count (SP 800-38D
+ * 6.5). The ctr driver carries over all 128 bits, so the data is cut where
+ * the low word wraps and the counter's high 96 bits are put back. */
+static void gcm_ctr(const struct gcm_ctx *t, const uint8_t j0[16], const uint8_t *src, uint8_t *dst, size_t len)
+{
+	uint8_t ctr[BC_BLOCK];
+
+	memcpy(ctr, j0, BC_BLOCK);
+	bc_store_be32(ctr + 12, bc_load_be32(j0 + 12) + 1);
+	while (len) {
+		uint64_t room = ((uint64_t)1 << 32) - bc_load_be32(ctr + 12);   /* blocks before the wrap */
+		size_t n = (uint64_t)len / BC_BLOCK < room ? len : (size_t)(room * BC_BLOCK);
+
+		t->ctr->encrypt(ctr_ctx(t), ctr, src, dst, n);
+		memcpy(ctr, j0, 12);
+		bc_store_be32(ctr + 12, 0);
+		src += n;
+		dst += n;
+		len -= n;
+	}
+}
+
+/* S = GHASH(A || pad || C || pad || [len(A)]64 || [len(C)]64); tag = E(J0) ^ S. */
+static void gcm_tag(const struct gcm_ctx *t, const uint8_t j0[16], const uint8_t *ad, size_t adlen,
+		    const uint8_t *ct, size_t len, uint8_t tag[16])
+{
+	uint8_t desc[BC_DESC_MAX], lens[BC_BLOCK], s[BC_BLOCK], ek[BC_BLOCK] = { 0 }, ctr[BC_BLOCK];
+
+	t->ghash->init(ghash_ctx(t), desc);
+	t->ghash->update(ghash_ctx(t), desc, ad, adlen);
+	ghash_pad(t, desc, adlen);
+	t->ghash->update(ghash_ctx(t), desc, ct, len);
+	ghash_pad(t, desc, len);
+	bc_store_be64(lens, (uint64_t)adlen * 8);
+	bc_store_be64(lens + 8, (uint64_t)len * 8);
+	t->ghash->update(ghash_ctx(t), desc, lens, BC_BLOCK);
+	t->ghash->final(ghash_ctx(t), desc, s);
+	memcpy(ctr, j0, BC_BLOCK);
+	t->ctr->encrypt(ctr_ctx(t), ctr, ek, ek, BC_BLOCK);
+	bc_xor(tag, s, ek, BC_BLOCK);
+	bc_wipe(desc, sizeof(desc));
+	bc_wipe(ek, sizeof(ek));
+}
+
+static void gcm_encrypt(const void *ctx, const uint8_t *iv, size_t ivlen, const uint8_t *ad, size_t adlen,
+			const uint8_t *src, uint8_t *dst, size_t len, uint8_t *tag, size_t taglen)
+{
+	const struct gcm_ctx *t = ctx;
+	uint8_t j0[BC_BLOCK], full[BC_BLOCK];
+
+	gcm_j0(t, iv, ivlen, j0);
+	gcm_ctr(t, j0, src, dst, len);
+	gcm_tag(t, j0, ad, adlen, dst, len, full);
+	memcpy(tag, full, taglen);
+}
+
+/* The tag is checked before anything is decrypted, so a forgery never
+ * releases plaintext: dst is only zero-filled. */
+static int gcm_decrypt(const void *ctx, const uint8_t *iv, size_t ivlen, const uint8_t *ad, size_t adlen,
+		       const uint8_t *src, uint8_t *dst, size_t len, const uint8_t *tag, size_t taglen)
+{
+	const struct gcm_ctx *t = ctx;
+	uint8_t j0[BC_BLOCK], full[BC_BLOCK];
+
+	gcm_j0(t, iv, ivlen, j0);
+	gcm_tag(t, j0, ad, adlen, src, len, full);
+	if (bc_memneq(full, tag, taglen)) {
+		memset(dst, 0, len);
+		return -EBADMSG;
+	}
+	gcm_ctr(t, j0, src, dst, len);
+	return 0;
+}
+
+static void fill(struct bc_aead_alg *alg)
+{
+	alg->min_keysize = alg->inner->min_keysize;
+	alg->max_keysize = alg->inner->max_keysize;
+	alg->ctxsize = CTR_OFF + bc_ctx_round(alg->inner->ctxsize) + alg->hash->ctxsize;
+	alg->ivsize = 12;
+	alg->maxauthsize = BC_BLOCK;
+	alg->init = gcm_init;
+	alg->setkey = gcm_setkey;
+	alg->encrypt = gcm_encrypt;
+	alg->decrypt = gcm_decrypt;
+}
+
+const struct bc_template bc_tmpl_gcm = {
+	.name = "gcm", .driver_name = "gcm_base", .type = BC_TYPE_AEAD, .args = BC_ARGS_GCM,
+	.fill_aead = fill,
+};

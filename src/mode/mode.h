@@ -1,0 +1,71 @@
+/* blockcrypt: what the generic mode templates share, and how the registry builds instances of them.
+ * Templates follow the Linux crypto API's (crypto/ecb.c, cbc.c, ctr.c, cts.c, xts.c, essiv.c, gcm.c, cmac.c). */
+#ifndef BC_MODE_H
+#define BC_MODE_H
+
+#include "internal.h"
+
+/* Largest stack chunk a template hands to its inner driver in one call: big
+ * enough that a bitsliced or multi-block driver runs at full width, small
+ * enough for any thread's stack. */
+#define BC_CHUNK_BLOCKS 32
+
+/* Template contexts start with a small header (the inner algorithms) and
+ * place each inner context at the next BC_CTX_ALIGN boundary. */
+static inline size_t bc_ctx_round(size_t n)
+{
+	return (n + BC_CTX_ALIGN - 1) & ~(size_t)(BC_CTX_ALIGN - 1);
+}
+static inline void *bc_ctx_at(const void *ctx, size_t off)
+{
+	return (uint8_t *)(uintptr_t)ctx + off;
+}
+
+/* A template: its name and how to finish an instance. The registry resolves
+ * the inner algorithms, stores them in the instance (cipher/inner/hash fields)
+ * and sets name, driver, priority and cpu; fill sets the operations and sizes. */
+enum bc_tmpl_args {
+	BC_ARGS_CIPHER,     /* ecb(X), cbc(X), ctr(X), cmac(X), xcbc(X), cbcmac(X): over a cipher */
+	BC_ARGS_SKCIPHER,   /* cts(cbc(X)): over a cbc skcipher */
+	BC_ARGS_ECB,        /* xts(X): over the ecb(X) skcipher */
+	BC_ARGS_ESSIV,      /* essiv(cbc(X),H): over a cbc skcipher, a hash and the cipher X */
+	BC_ARGS_GCM,        /* gcm(X) = gcm_base(ctr(X),ghash) */
+};
+
+struct bc_template {
+	const char *name;           /* as in algorithm names: "cbc", "xts", "gcm" */
+	const char *driver_name;    /* as in driver names: "gcm_base" for gcm, else name */
+	enum bc_type type;
+	enum bc_tmpl_args args;
+	void (*fill_skcipher)(struct bc_skcipher_alg *alg);
+	void (*fill_aead)(struct bc_aead_alg *alg);
+	void (*fill_shash)(struct bc_shash_alg *alg);
+};
+
+extern const struct bc_template bc_tmpl_ecb, bc_tmpl_cbc, bc_tmpl_ctr, bc_tmpl_cts, bc_tmpl_xts,
+	bc_tmpl_essiv, bc_tmpl_gcm, bc_tmpl_cmac, bc_tmpl_xcbc, bc_tmpl_cbcmac;
+
+/* The ctr mode's counter step (128-bit big-endian increment), shared with gcm. */
+void bc_ctr_add(uint8_t ctr[16], uint64_t n);
+
+/* ---- templates over one block cipher: header + cipher context ---- */
+struct bc_cipher_tctx {
+	const struct bc_cipher_alg *cipher;
+};
+#define BC_CIPHER_TCTX_OFF bc_ctx_round(sizeof(struct bc_cipher_tctx))
+static inline void *bc_tctx_cipher(const void *ctx)
+{
+	return bc_ctx_at(ctx, BC_CIPHER_TCTX_OFF);
+}
+/* Nested templates (cts over cbc(...), xts over ecb(...)) initialise the
+ * inner context they embed, just as the API does for the outer one. */
+static inline void bc_init_inner(const struct bc_skcipher_alg *inner, void *ctx)
+{
+	if (inner->init)
+		inner->init(ctx, inner);
+}
+
+/* Sets what ecb, cbc and ctr share: key sizes, context size, init and setkey. */
+void bc_fill_skcipher_over_cipher(struct bc_skcipher_alg *alg);
+
+#endif
