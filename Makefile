@@ -13,7 +13,7 @@ AR      ?= ar
 OPT     ?= -O2
 ARCHFLAGS :=
 ifeq ($(M32),1)
-ARCHFLAGS += -m32
+ARCHFLAGS += -m32 -isystem compat/i386
 endif
 SANITIZE ?=
 

@@ -136,8 +136,12 @@ struct bc_aead {
 	int keyed;
 };
 
-/* SP 800-38D 5.2.1.1: at most 2^39 - 256 bits of plaintext. */
-#define GCM_MAX_LEN ((((uint64_t)1 << 39) - 256) / 8)
+/* SP 800-38D 5.2.1.1: at most 2^39 - 256 bits of plaintext (a limit only a
+ * 64-bit size_t can reach). */
+static int gcm_too_long(uint64_t len)
+{
+	return len > (((uint64_t)1 << 39) - 256) / 8;
+}
 
 int bc_aead_alloc(bc_aead **tfm, const char *name)
 {
@@ -200,7 +204,7 @@ static int aead_check(const bc_aead *tfm, const uint8_t *iv, size_t ivlen, const
 		return -EINVAL;
 	if (!tfm->keyed)
 		return -ENOKEY;
-	if (!iv || !ivlen || (adlen && !ad) || (len && (!src || !dst)) || !tag || (uint64_t)len > GCM_MAX_LEN)
+	if (!iv || !ivlen || (adlen && !ad) || (len && (!src || !dst)) || !tag || gcm_too_long(len))
 		return -EINVAL;
 	return 0;
 }

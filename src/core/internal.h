@@ -23,7 +23,7 @@
  * Detected once; BLOCKCRYPT_DISABLE=name,name,... (or "all") masks bits off.
  * A driver lists the bits it needs in its .cpu field; the registry never
  * hands out a driver whose bits are not all present. */
-#define BC_CPU_AESNI     (1u << 0)   /* x86: AES-NI + PCLMUL-free SSE4.1/SSSE3 baseline */
+#define BC_CPU_AESNI     (1u << 0)   /* x86: AES-NI, with SSSE3 and SSE4.1 */
 #define BC_CPU_PCLMUL    (1u << 1)   /* x86: PCLMULQDQ */
 #define BC_CPU_AVX       (1u << 2)   /* x86: AVX, with the OS saving YMM state (XCR0) */
 #define BC_CPU_AVX2      (1u << 3)   /* x86: AVX2 (implies AVX) */
