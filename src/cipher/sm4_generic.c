@@ -24,7 +24,7 @@
  *     a nibble b1*z + b0 (b1 = high bit pair), a pair c1*w + c0 (c1 = high bit).
  *  3. For each M in GF(16) with y^2+y+M irreducible and each root beta of P in the
  *     tower field, the isomorphism Phi (x^i -> beta^i) gives A1 = Phi * A,
- *     c1 = Phi * C, A2 = A * Phi^-1, c2 = C. Of the 64 candidates, M = 9 (z^3 + 1),
+ *     c1 = Phi * C, A2 = A * Phi^-1, c2 = C. Of the 64 candidates, M = 9 (w*z + 1),
  *     beta = 0x8b needs the fewest XORs in A1 and A2 (39).
  *  4. Q maps the tower byte a1*y + a0 to M*a1^2 + a0^2, the linear part of the
  *     norm a1^2*M + a1*a0 + a0^2 that the inversion needs. */
