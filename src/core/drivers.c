@@ -7,6 +7,7 @@ const struct bc_cipher_alg *const bc_cipher_drivers[] = {
 	&bc_sm4_generic,
 #if defined(__x86_64__) || defined(__i386__)
 	/* x86 AES (issue 4) */
+	&bc_aes_aesni,
 	/* x86 SM4 (issue 6) */
 #endif
 #if defined(__aarch64__)
@@ -18,6 +19,16 @@ const struct bc_cipher_alg *const bc_cipher_drivers[] = {
 const struct bc_skcipher_alg *const bc_skcipher_drivers[] = {
 #if defined(__x86_64__) || defined(__i386__)
 	/* x86 AES (issue 4) */
+	&bc_ecb_aes_aesni,
+	&bc_cbc_aes_aesni,
+	&bc_ctr_aes_aesni,
+	&bc_xts_aes_aesni,
+#if defined(__x86_64__)
+	&bc_ecb_aes_vaes_avx2,
+	&bc_cbc_aes_vaes_avx2,
+	&bc_ctr_aes_vaes_avx2,
+	&bc_xts_aes_vaes_avx2,
+#endif
 	/* x86 SM4 (issue 6) */
 #endif
 #if defined(__aarch64__)

@@ -1,0 +1,235 @@
+/* blockcrypt x86: the AES round-key layout and the AES-NI/VAES round functions shared by the x86 AES drivers and GCM.
+ * FIPS-197 (AES, equivalent inverse cipher 5.3.5), Intel AES-NI white paper (AESENC/AESDEC/AESIMC semantics). */
+#ifndef BC_AES_X86_H
+#define BC_AES_X86_H
+
+#include "x86_util.h"
+
+/* Encryption round keys, in the byte order AESENC takes them from memory. */
+struct bc_aes_x86_ek {
+	_Alignas(16) uint8_t rk[15][16];
+	unsigned rounds;                      /* 10, 12 or 14 */
+};
+/* Both directions: dk are the equivalent-inverse-cipher keys in order of use
+ * (dk[0] = rk[Nr], dk[i] = InvMixColumns(rk[Nr-i]), dk[Nr] = rk[0]). */
+struct bc_aes_x86_key {
+	struct bc_aes_x86_ek enc;
+	_Alignas(16) uint8_t dk[15][16];
+};
+
+static inline int bc_aes_x86_keylen_ok(size_t keylen)
+{
+	return keylen == 16 || keylen == 24 || keylen == 32;
+}
+/* keylen must be 16, 24 or 32 (check with bc_aes_x86_keylen_ok first).
+ * Need BC_CPU_AESNI; defined in aes_aesni.c. */
+void bc_aes_x86_expand_enc(struct bc_aes_x86_ek *ek, const uint8_t *key, size_t keylen);
+void bc_aes_x86_expand(struct bc_aes_x86_key *k, const uint8_t *key, size_t keylen);
+
+/* xts(aes): key1 encrypts/decrypts the data, key2 only encrypts the tweak. */
+struct bc_aes_x86_xts_ctx {
+	struct bc_aes_x86_key k1;
+	struct bc_aes_x86_ek k2;
+};
+
+/* The AES-NI building blocks (aes_aesni.c, aes_modes_aesni.c) that the wider
+ * drivers reuse for what is serial by nature and for their tails. */
+void bc_aes_x86_ecb_enc(const struct bc_aes_x86_ek *k, uint8_t *dst, const uint8_t *src, size_t nblocks);
+void bc_aes_x86_ecb_dec(const struct bc_aes_x86_key *k, uint8_t *dst, const uint8_t *src, size_t nblocks);
+/* CBC chain: st = E(st ^ block) per block; dst (may be NULL: CBC-MAC) gets each st. */
+void bc_aes_x86_cbc_chain(const struct bc_aes_x86_ek *k, uint8_t st[16], const uint8_t *src, uint8_t *dst,
+                          size_t nblocks);
+void bc_aes_x86_cbc_dec(const struct bc_aes_x86_key *k, uint8_t iv[16], const uint8_t *src, uint8_t *dst,
+                        size_t nblocks);
+/* CTR over len bytes (any length), writing the next unused counter to ctr. */
+void bc_aes_x86_ctr(const struct bc_aes_x86_ek *k, uint8_t ctr[16], const uint8_t *src, uint8_t *dst, size_t len);
+/* XTS over len >= 16 bytes (ciphertext stealing included) starting from an
+ * already encrypted tweak (E_K2(iv) * x^j for the first block here). */
+void bc_aes_x86_xts_enc_from(const struct bc_aes_x86_xts_ctx *c, const uint8_t tweak[16], const uint8_t *src,
+                             uint8_t *dst, size_t len);
+void bc_aes_x86_xts_dec_from(const struct bc_aes_x86_xts_ctx *c, const uint8_t tweak[16], const uint8_t *src,
+                             uint8_t *dst, size_t len);
+/* The xts-aes-aesni operations, which the VAES driver also uses for short messages. */
+void bc_aes_x86_xts_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len);
+void bc_aes_x86_xts_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len);
+int bc_aes_x86_xts_setkey(void *ctx, const uint8_t *key, size_t keylen, unsigned flags);
+/* skcipher setkeys: ctx is a struct bc_aes_x86_key, bc_aes_x86_ek (ctr) or bc_aes_x86_xts_ctx. */
+int bc_aes_x86_setkey(void *ctx, const uint8_t *key, size_t keylen, unsigned flags);
+int bc_aes_x86_ctr_setkey(void *ctx, const uint8_t *key, size_t keylen, unsigned flags);
+
+/* ---- 128-bit (AES-NI) ------------------------------------------------------------ */
+
+BC_X86_INLINE BC_X86_AES __m128i bc_aes_x86_rk(const uint8_t (*rk)[16], unsigned i)
+{
+	return _mm_load_si128((const __m128i *)rk[i]);
+}
+BC_X86_INLINE BC_X86_AES __m128i bc_aes_x86_load(const uint8_t *p)
+{
+	return _mm_loadu_si128((const __m128i *)p);
+}
+BC_X86_INLINE BC_X86_AES void bc_aes_x86_store(uint8_t *p, __m128i x)
+{
+	_mm_storeu_si128((__m128i *)p, x);
+}
+
+/* Runs F(N) for N = n (1..8) as a compile-time constant: a tail of fewer
+ * than eight blocks then keeps its state in registers like the full groups
+ * do, instead of going through the stack once per round. */
+#define BC_X86_CASES_1_8(n, F) do {                                                   \
+		switch (n) {                                                           \
+		case 1: F(1); break; case 2: F(2); break; case 3: F(3); break;         \
+		case 4: F(4); break; case 5: F(5); break; case 6: F(6); break;         \
+		case 7: F(7); break; case 8: F(8); break;                              \
+		}                                                                      \
+	} while (0)
+
+/* n (1..8) consecutive blocks in and out of registers. */
+BC_X86_INLINE BC_X86_AES void bc_aes_x86_load_n(__m128i *x, const uint8_t *p, unsigned n)
+{
+	_Pragma("GCC unroll 8")
+	for (unsigned i = 0; i < n; i++)
+		x[i] = bc_aes_x86_load(p + 16 * i);
+}
+BC_X86_INLINE BC_X86_AES void bc_aes_x86_store_n(uint8_t *p, const __m128i *x, unsigned n)
+{
+	_Pragma("GCC unroll 8")
+	for (unsigned i = 0; i < n; i++)
+		bc_aes_x86_store(p + 16 * i, x[i]);
+}
+
+/* n (1..8) blocks. With n = 8 (a constant) the loops unroll: eight
+ * independent blocks in flight, each round key loaded once and used eight
+ * times, which hides the AESENC latency behind its throughput. */
+BC_X86_INLINE BC_X86_AES void bc_aes_x86_enc_n(const struct bc_aes_x86_ek *k, __m128i *x, unsigned n)
+{
+	unsigned r, i;
+	__m128i key = bc_aes_x86_rk(k->rk, 0);
+	_Pragma("GCC unroll 8")
+	for (i = 0; i < n; i++)
+		x[i] = _mm_xor_si128(x[i], key);
+	for (r = 1; r < k->rounds; r++) {
+		key = bc_aes_x86_rk(k->rk, r);
+		_Pragma("GCC unroll 8")
+		for (i = 0; i < n; i++)
+			x[i] = _mm_aesenc_si128(x[i], key);
+	}
+	key = bc_aes_x86_rk(k->rk, r);
+	_Pragma("GCC unroll 8")
+	for (i = 0; i < n; i++)
+		x[i] = _mm_aesenclast_si128(x[i], key);
+}
+BC_X86_INLINE BC_X86_AES void bc_aes_x86_dec_n(const struct bc_aes_x86_key *k, __m128i *x, unsigned n)
+{
+	unsigned r, i;
+	__m128i key = bc_aes_x86_rk(k->dk, 0);
+	_Pragma("GCC unroll 8")
+	for (i = 0; i < n; i++)
+		x[i] = _mm_xor_si128(x[i], key);
+	for (r = 1; r < k->enc.rounds; r++) {
+		key = bc_aes_x86_rk(k->dk, r);
+		_Pragma("GCC unroll 8")
+		for (i = 0; i < n; i++)
+			x[i] = _mm_aesdec_si128(x[i], key);
+	}
+	key = bc_aes_x86_rk(k->dk, r);
+	_Pragma("GCC unroll 8")
+	for (i = 0; i < n; i++)
+		x[i] = _mm_aesdeclast_si128(x[i], key);
+}
+
+BC_X86_INLINE BC_X86_AES __m128i bc_aes_x86_enc1(const struct bc_aes_x86_ek *k, __m128i x)
+{
+	bc_aes_x86_enc_n(k, &x, 1);
+	return x;
+}
+BC_X86_INLINE BC_X86_AES __m128i bc_aes_x86_dec1(const struct bc_aes_x86_key *k, __m128i x)
+{
+	bc_aes_x86_dec_n(k, &x, 1);
+	return x;
+}
+
+#if defined(__x86_64__)
+/* ---- 256-bit (VAES: two blocks per ymm register; x86-64 only, where the
+ * sixteen ymm registers make it pay) ---------------------------------------------- */
+
+BC_X86_INLINE BC_X86_VAES __m256i bc_aes_x86_rk256(const uint8_t (*rk)[16], unsigned i)
+{
+	return _mm256_broadcastsi128_si256(_mm_load_si128((const __m128i *)rk[i]));
+}
+BC_X86_INLINE BC_X86_VAES __m256i bc_aes_x86_load256(const uint8_t *p)
+{
+	return _mm256_loadu_si256((const __m256i *)p);
+}
+BC_X86_INLINE BC_X86_VAES void bc_aes_x86_store256(uint8_t *p, __m256i x)
+{
+	_mm256_storeu_si256((__m256i *)p, x);
+}
+
+BC_X86_INLINE BC_X86_VAES void bc_aes_x86_load256_n(__m256i *x, const uint8_t *p, unsigned n)
+{
+	_Pragma("GCC unroll 8")
+	for (unsigned i = 0; i < n; i++)
+		x[i] = bc_aes_x86_load256(p + 32 * i);
+}
+BC_X86_INLINE BC_X86_VAES void bc_aes_x86_store256_n(uint8_t *p, const __m256i *x, unsigned n)
+{
+	_Pragma("GCC unroll 8")
+	for (unsigned i = 0; i < n; i++)
+		bc_aes_x86_store256(p + 32 * i, x[i]);
+}
+
+/* n (1..8) ymm registers = 2n blocks; with n a constant the loops unroll and
+ * the state stays in registers. */
+BC_X86_INLINE BC_X86_VAES void bc_aes_x86_enc_256(const struct bc_aes_x86_ek *k, __m256i *x, unsigned n)
+{
+	unsigned r, i;
+	__m256i key = bc_aes_x86_rk256(k->rk, 0);
+	_Pragma("GCC unroll 8")
+	for (i = 0; i < n; i++)
+		x[i] = _mm256_xor_si256(x[i], key);
+	for (r = 1; r < k->rounds; r++) {
+		key = bc_aes_x86_rk256(k->rk, r);
+		_Pragma("GCC unroll 8")
+		for (i = 0; i < n; i++)
+			x[i] = _mm256_aesenc_epi128(x[i], key);
+	}
+	key = bc_aes_x86_rk256(k->rk, r);
+	_Pragma("GCC unroll 8")
+	for (i = 0; i < n; i++)
+		x[i] = _mm256_aesenclast_epi128(x[i], key);
+}
+BC_X86_INLINE BC_X86_VAES void bc_aes_x86_dec_256(const struct bc_aes_x86_key *k, __m256i *x, unsigned n)
+{
+	unsigned r, i;
+	__m256i key = bc_aes_x86_rk256(k->dk, 0);
+	_Pragma("GCC unroll 8")
+	for (i = 0; i < n; i++)
+		x[i] = _mm256_xor_si256(x[i], key);
+	for (r = 1; r < k->enc.rounds; r++) {
+		key = bc_aes_x86_rk256(k->dk, r);
+		_Pragma("GCC unroll 8")
+		for (i = 0; i < n; i++)
+			x[i] = _mm256_aesdec_epi128(x[i], key);
+	}
+	key = bc_aes_x86_rk256(k->dk, r);
+	_Pragma("GCC unroll 8")
+	for (i = 0; i < n; i++)
+		x[i] = _mm256_aesdeclast_epi128(x[i], key);
+}
+/* Only the middle rounds 1..Nr-1 (AESENC or AESDEC with rk, the enc or dk
+ * array), for modes that fold the first and last round-key XORs into their
+ * own whitening. With nr a constant the rounds unroll completely. */
+BC_X86_INLINE BC_X86_VAES void bc_aes_x86_mid_256(const uint8_t (*rk)[16], const unsigned nr, __m256i *x,
+                                                  unsigned n, int enc)
+{
+	_Pragma("GCC unroll 14")
+	for (unsigned r = 1; r < nr; r++) {
+		__m256i key = bc_aes_x86_rk256(rk, r);
+		_Pragma("GCC unroll 8")
+		for (unsigned i = 0; i < n; i++)
+			x[i] = enc ? _mm256_aesenc_epi128(x[i], key) : _mm256_aesdec_epi128(x[i], key);
+	}
+}
+#endif
+
+#endif

@@ -1,0 +1,121 @@
+/* blockcrypt x86: small inline vector helpers shared by the x86 drivers (AES, SM4, GCM).
+ * IEEE 1619-2018 (XTS tweak multiplication by x^k), NIST SP 800-38A (CTR counter blocks). */
+#ifndef BC_X86_UTIL_H
+#define BC_X86_UTIL_H
+
+#include <immintrin.h>
+
+#include "internal.h"
+
+/* Per-function instruction sets, so one binary runs on every x86 CPU and the
+ * registry's BC_CPU_* check decides what executes. The 128-bit set matches
+ * BC_CPU_AESNI; the 256-bit ones BC_CPU_VAES|BC_CPU_AVX2 (|BC_CPU_VPCLMUL). */
+#define BC_X86_SSE  __attribute__((target("sse4.1,ssse3")))
+#define BC_X86_AES  __attribute__((target("aes,sse4.1,ssse3")))
+#define BC_X86_AVX2 __attribute__((target("avx2")))
+#define BC_X86_VAES __attribute__((target("vaes,aes,avx2")))
+#define BC_X86_VPCLMUL __attribute__((target("vpclmulqdq,pclmul,avx2")))
+#define BC_X86_VAES_VPCLMUL __attribute__((target("vaes,vpclmulqdq,aes,pclmul,avx2")))
+/* Helpers are always inlined: a vector value passed to a real call would
+ * change the i386 ABI, and the whole point of them is to cost nothing. */
+#define BC_X86_INLINE static inline __attribute__((always_inline))
+
+/* Makes p opaque to the optimizer: used once per loop iteration on the
+ * round-key pointer, so that keys are read from the context where they are
+ * used (as memory operands) instead of being hoisted out of the loop into
+ * more registers than there are, whose spill slots would leave copies of the
+ * key on the stack after the call. Emits no instruction. */
+#define BC_X86_OPAQUE(p) __asm__ volatile("" : "+r"(p))
+
+/* Zeroes n ymm-sized slots of a stack buffer with vector stores: bc_wipe for
+ * the hot paths, where a byte loop would cost more than the work. The
+ * barrier tells the compiler the zeroes are read, so it cannot drop them. */
+BC_X86_INLINE BC_X86_AVX2 void bc_x86_wipe256(__m256i *p, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		_mm256_store_si256(p + i, _mm256_setzero_si256());
+	__asm__ volatile("" : : "r"(p) : "memory");
+}
+
+/* ---- byte order ---------------------------------------------------------------- */
+
+/* Reverses the 16 bytes of each 128-bit lane: big-endian counter <-> integer. */
+BC_X86_INLINE BC_X86_SSE __m128i bc_x86_bswap128_mask(void)
+{
+	return _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+}
+BC_X86_INLINE BC_X86_AVX2 __m256i bc_x86_bswap256_mask(void)
+{
+	return _mm256_broadcastsi128_si256(bc_x86_bswap128_mask());
+}
+
+/* ---- XTS tweaks (IEEE 1619 little-endian GF(2^128), x^128 = x^7 + x^2 + x + 1) ------
+ * Single doubling: the bits shifted out of each 64-bit half become all-ones
+ * masks by an arithmetic shift; the mask register {0x87, 0, 1, 0} turns the
+ * top bit into the reduction and the bit-63 carry into bit 64. Keep the mask
+ * in a register across a loop (bc_x86_xts_mask once, then pass it). */
+BC_X86_INLINE BC_X86_SSE __m128i bc_x86_xts_mask(void)
+{
+	return _mm_set_epi32(0, 1, 0, 0x87);
+}
+BC_X86_INLINE BC_X86_SSE __m128i bc_x86_xts_mul_x(__m128i t, __m128i mask)
+{
+	__m128i c = _mm_srai_epi32(_mm_shuffle_epi32(t, _MM_SHUFFLE(2, 1, 0, 3)), 31);
+	return _mm_xor_si128(_mm_slli_epi64(t, 1), _mm_and_si128(c, mask));
+}
+
+/* Multiplication by x^16 per 128-bit lane, to step a register of two tweaks
+ * by 16 blocks with no chain of doublings between registers: a two-byte
+ * shift of each lane plus the 16 bits shifted out times 0x87, which
+ * VPCLMULQDQ does in one instruction (so this needs BC_CPU_VPCLMUL too) and
+ * which stays inside the low 64 bits. poly = bc_x86_xts_poly256(). */
+BC_X86_INLINE BC_X86_AVX2 __m256i bc_x86_xts_poly256(void)
+{
+	return _mm256_set_epi64x(0, 0x87, 0, 0x87);
+}
+BC_X86_INLINE BC_X86_VPCLMUL __m256i bc_x86_xts_mul_x16_256(__m256i t, __m256i poly)
+{
+	return _mm256_xor_si256(_mm256_slli_si256(t, 2), _mm256_clmulepi64_epi128(_mm256_srli_si256(t, 14), poly, 0x00));
+}
+
+/* Multiplication by x^k (1 <= k <= 56) per 128-bit lane, for tweaks that
+ * must not wait on a chain of doublings: each 64-bit half shifted by k, the
+ * bits the low half loses carried into the high half, those the high half
+ * loses multiplied by 0x87 (VPCLMULQDQ, BC_CPU_VPCLMUL) into the low half. */
+BC_X86_INLINE BC_X86_VPCLMUL __m256i bc_x86_xts_mul_xk_256(__m256i t, unsigned k, __m256i poly)
+{
+	__m256i out = _mm256_srli_epi64(t, (int)(64 - k));
+
+	return _mm256_xor_si256(_mm256_xor_si256(_mm256_slli_epi64(t, (int)k), _mm256_slli_si256(out, 8)),
+	                        _mm256_clmulepi64_epi128(out, poly, 0x01));
+}
+
+/* ---- CTR counters (the whole 16-byte block is one big-endian 128-bit integer) -------
+ * The counter is public, so a driver keeps it as two uint64_t (works on i386
+ * too) and branches on whether a batch would carry out of the low half: no
+ * carry (almost always) -> integer lanes base + i, one byte swap each; carry
+ * -> bc_x86_ctr_block per block. */
+BC_X86_INLINE BC_X86_SSE __m128i bc_x86_ctr_le(uint64_t hi, uint64_t lo)
+{
+	return _mm_set_epi64x((long long)hi, (long long)lo);
+}
+/* Counter block number (hi:lo) + i, big-endian, with the full 128-bit carry. */
+BC_X86_INLINE BC_X86_SSE __m128i bc_x86_ctr_block(uint64_t hi, uint64_t lo, uint64_t i)
+{
+	uint64_t l = lo + i;
+	return _mm_shuffle_epi8(bc_x86_ctr_le(hi + (l < lo), l), bc_x86_bswap128_mask());
+}
+/* Reads the 16-byte IV as (hi, lo); writes (hi:lo) + n back. */
+static inline void bc_x86_ctr_load(const uint8_t iv[16], uint64_t *hi, uint64_t *lo)
+{
+	*hi = bc_load_be64(iv);
+	*lo = bc_load_be64(iv + 8);
+}
+static inline void bc_x86_ctr_store(uint8_t iv[16], uint64_t hi, uint64_t lo, uint64_t n)
+{
+	uint64_t l = lo + n;
+	bc_store_be64(iv, hi + (l < lo));
+	bc_store_be64(iv + 8, l);
+}
+
+#endif
