@@ -23,12 +23,6 @@ const struct bc_skcipher_alg *const bc_skcipher_drivers[] = {
 	&bc_cbc_aes_aesni,
 	&bc_ctr_aes_aesni,
 	&bc_xts_aes_aesni,
-#if defined(__x86_64__)
-	&bc_ecb_aes_vaes_avx2,
-	&bc_cbc_aes_vaes_avx2,
-	&bc_ctr_aes_vaes_avx2,
-	&bc_xts_aes_vaes_avx2,
-#endif
 	/* x86 SM4 (issue 6) */
 #endif
 #if defined(__aarch64__)
@@ -40,6 +34,10 @@ const struct bc_skcipher_alg *const bc_skcipher_drivers[] = {
 const struct bc_aead_alg *const bc_aead_drivers[] = {
 #if defined(__x86_64__) || defined(__i386__)
 	/* x86 GCM (issue 5) */
+	&bc_gcm_aes_aesni,
+#if defined(__x86_64__)
+	&bc_gcm_aes_vaes_avx2,
+#endif
 	/* x86 SM4 (issue 6) */
 #endif
 #if defined(__aarch64__)
@@ -54,6 +52,8 @@ const struct bc_shash_alg *const bc_shash_drivers[] = {
 	&bc_ghash_generic,
 #if defined(__x86_64__) || defined(__i386__)
 	/* x86 GHASH (issue 5) */
+	&bc_ghash_pclmul,
+	&bc_ghash_vpclmul_avx2,
 	/* x86 MACs (issue 4 / issue 6) */
 #endif
 #if defined(__aarch64__)

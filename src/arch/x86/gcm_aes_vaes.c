@@ -1,0 +1,235 @@
+/* blockcrypt x86: gcm(aes) with VAES and VPCLMULQDQ on 256-bit registers in one pass, 16 blocks in flight (driver gcm-aes-vaes-avx2).
+ * NIST SP 800-38D (GCM), FIPS-197 (AES); Linux crypto/gcm.c semantics (any IV length, tags of 4, 8, 12..16 bytes). */
+#include "drivers.h"
+#include "ghash_x86.h"
+
+#if defined(__x86_64__)
+
+/* m (1..8) registers of counter blocks from ctr2 on, as bytes. When the
+ * last byte of the first leaves room for 2m - 1 more (15 groups of 16 in
+ * 16), the big-endian blocks are stepped in place: a 32-bit add of 2j << 24
+ * lands on that byte and carries nowhere, so one byte swap serves all the
+ * registers instead of one each. Otherwise the integer lanes are stepped
+ * (inc32's wrap included) and swapped one by one. */
+BC_X86_INLINE BC_X86_GCM_VAES void gcm_vaes_ctrs(__m256i *x, __m256i ctr2, unsigned m, int bytewise)
+{
+	const __m256i bswap = bc_x86_bswap256_mask();
+
+	if (bytewise) {
+		__m256i base = _mm256_shuffle_epi8(ctr2, bswap);
+
+		_Pragma("GCC unroll 8")
+		for (unsigned j = 0; j < m; j++)
+			x[j] = _mm256_add_epi32(base, _mm256_set_epi32((int)(2 * j << 24), 0, 0, 0, (int)(2 * j << 24), 0, 0, 0));
+	} else {
+		_Pragma("GCC unroll 8")
+		for (unsigned j = 0; j < m; j++)
+			x[j] = _mm256_shuffle_epi8(_mm256_add_epi32(ctr2, _mm256_set_epi32(0, 0, 0, (int)(2 * j), 0, 0, 0, (int)(2 * j))),
+			                           bswap);
+	}
+}
+
+/* Whether gcm_vaes_ctrs may step a whole group from ctr2 bytewise. */
+BC_X86_INLINE BC_X86_GCM_VAES int gcm_vaes_bytewise(__m256i ctr2)
+{
+	return (_mm256_cvtsi256_si32(ctr2) & 0xff) <= 0xff - 15;
+}
+
+/* 16 counter blocks (8 registers of 2) encrypted and XORed onto src into
+ * dst, while the 16 ciphertext blocks at gsrc (the previous group when
+ * encrypting, this one when decrypting) are hashed, one register pair per
+ * AES round: eight multiplies against H^16..H^1 and a single reduction.
+ * gsrc is read before dst is written, so decrypting in place is fine.
+ * ctr2: the group's first two counter blocks, reflected, one per lane. */
+BC_X86_INLINE BC_X86_GCM_VAES __m128i gcm_vaes_group(const struct bc_gcm_aes_x86_ctx *c, __m128i acc, __m256i ctr2,
+                                                     const uint8_t *src, uint8_t *dst, const uint8_t *gsrc)
+{
+	const __m256i bswap = bc_x86_bswap256_mask();
+	const uint8_t (*rk)[16] = c->aes.rk;
+	__m256i x[8], key = bc_aes_x86_rk256(rk, 0);
+	struct bc_ghash_x86_sum256 s;
+	unsigned r;
+
+	gcm_vaes_ctrs(x, ctr2, 8, gcm_vaes_bytewise(ctr2));
+	_Pragma("GCC unroll 8")
+	for (int j = 0; j < 8; j++)
+		x[j] = _mm256_xor_si256(x[j], key);
+	_Pragma("GCC unroll 8")
+	for (unsigned i = 0; i < 8; i++) {
+		__m256i g = _mm256_shuffle_epi8(bc_aes_x86_load256(gsrc + 32 * i), bswap);
+
+		key = bc_aes_x86_rk256(rk, i + 1);
+		_Pragma("GCC unroll 8")
+		for (int j = 0; j < 8; j++)
+			x[j] = _mm256_aesenc_epi128(x[j], key);
+		if (i == 0)
+			g = _mm256_xor_si256(g, _mm256_zextsi128_si256(acc));
+		bc_ghash_x86_mul2(&s, &c->gh, 2 * i, g, i == 0);
+	}
+	acc = bc_ghash_x86_reduce256(&s);
+	for (r = 9; r < c->aes.rounds; r++) {
+		key = bc_aes_x86_rk256(rk, r);
+		_Pragma("GCC unroll 8")
+		for (int j = 0; j < 8; j++)
+			x[j] = _mm256_aesenc_epi128(x[j], key);
+	}
+	key = bc_aes_x86_rk256(rk, r);
+	_Pragma("GCC unroll 8")
+	for (int j = 0; j < 8; j++)
+		bc_aes_x86_store256(dst + 32 * j, _mm256_xor_si256(_mm256_aesenclast_epi128(x[j], key),
+		                                                   bc_aes_x86_load256(src + 32 * j)));
+	return acc;
+}
+
+/* The tail's counter blocks and J0 through AES together: m (1..8)
+ * registers of two blocks beside J0, so their latencies overlap. Returns
+ * E_K(J0). With m a constant (one call per value) x stays in registers. */
+BC_X86_INLINE BC_X86_GCM_VAES __m128i gcm_vaes_ks(const struct bc_gcm_aes_x86_ctx *c, __m256i ctr2, __m128i j0,
+                                                  __m256i *x, unsigned m)
+{
+	const uint8_t (*rk)[16] = c->aes.rk;
+	__m256i key = bc_aes_x86_rk256(rk, 0);
+	unsigned r;
+
+	j0 = _mm_xor_si128(j0, _mm256_castsi256_si128(key));
+	gcm_vaes_ctrs(x, ctr2, m, 0);
+	for (unsigned j = 0; j < m; j++)
+		x[j] = _mm256_xor_si256(x[j], key);
+	for (r = 1; r < c->aes.rounds; r++) {
+		key = bc_aes_x86_rk256(rk, r);
+		j0 = _mm_aesenc_si128(j0, _mm256_castsi256_si128(key));
+		for (unsigned j = 0; j < m; j++)
+			x[j] = _mm256_aesenc_epi128(x[j], key);
+	}
+	key = bc_aes_x86_rk256(rk, r);
+	for (unsigned j = 0; j < m; j++)
+		x[j] = _mm256_aesenclast_epi128(x[j], key);
+	return _mm_aesenclast_si128(j0, _mm256_castsi256_si128(key));
+}
+
+/* The last 0..255 bytes, with E_K(J0) (returned) computed beside them. A
+ * partial block goes through a stack buffer, so nothing past src + len or
+ * dst + len is touched. */
+BC_X86_INLINE BC_X86_GCM_VAES __m128i gcm_vaes_tail(const struct bc_gcm_aes_x86_ctx *c, __m256i ctr2, __m128i j0,
+                                                    const uint8_t *src, uint8_t *dst, size_t len)
+{
+	unsigned full = (unsigned)len / 16, part = (unsigned)len % 16, m = (full + (part != 0) + 1) / 2, i;
+	__m256i x[8];
+	__m128i k, ej0;
+
+	if (m == 0)
+		return bc_aes_x86_enc1(&c->aes, j0);
+	switch (m) {
+	case 1: ej0 = gcm_vaes_ks(c, ctr2, j0, x, 1); break;
+	case 2: ej0 = gcm_vaes_ks(c, ctr2, j0, x, 2); break;
+	case 3: ej0 = gcm_vaes_ks(c, ctr2, j0, x, 3); break;
+	case 4: ej0 = gcm_vaes_ks(c, ctr2, j0, x, 4); break;
+	case 5: ej0 = gcm_vaes_ks(c, ctr2, j0, x, 5); break;
+	case 6: ej0 = gcm_vaes_ks(c, ctr2, j0, x, 6); break;
+	case 7: ej0 = gcm_vaes_ks(c, ctr2, j0, x, 7); break;
+	default: ej0 = gcm_vaes_ks(c, ctr2, j0, x, 8); break;
+	}
+	for (i = 0; i + 2 <= full; i += 2)
+		bc_aes_x86_store256(dst + 16 * i, _mm256_xor_si256(x[i / 2], bc_aes_x86_load256(src + 16 * i)));
+	if (i == full && !part)
+		return ej0;
+	k = _mm256_castsi256_si128(x[i / 2]);
+	if (i < full) {
+		bc_aes_x86_store(dst + 16 * i, _mm_xor_si128(k, bc_aes_x86_load(src + 16 * i)));
+		k = _mm256_extracti128_si256(x[i / 2], 1);
+	}
+	if (part) {
+		uint8_t b[16];
+
+		memcpy(b, src + 16 * full, part);
+		bc_aes_x86_store(b, _mm_xor_si128(k, bc_aes_x86_load(b)));
+		memcpy(dst + 16 * full, b, part);
+		bc_wipe(b, sizeof(b));
+	}
+	return ej0;
+}
+
+/* The whole data path; returns the final GHASH (lengths included) and
+ * E_K(J0) in *ej0. The ciphertext tail is hashed from src before dst is
+ * written when decrypting (in place it would be gone), from dst after
+ * when encrypting. */
+static BC_X86_GCM_VAES __m128i gcm_vaes_crypt(const struct bc_gcm_aes_x86_ctx *c, const struct bc_gcm_x86_state *st,
+                                              const uint8_t *src, uint8_t *dst, size_t len, size_t adlen, int enc,
+                                              __m128i *ej0)
+{
+	const __m256i sixteen = _mm256_set_epi32(0, 0, 0, 16, 0, 0, 0, 16);
+	__m256i ctr2 = _mm256_add_epi32(_mm256_broadcastsi128_si256(st->ctr), _mm256_set_epi32(0, 0, 0, 1, 0, 0, 0, 0));
+	__m128i acc = st->acc;
+	const uint8_t *pend = NULL;
+	size_t total = len;
+
+	if (enc && len >= 256) {
+		/* Each group is hashed during the next one's rounds; the first has
+		 * no predecessor, the last (pend) is hashed at the end, beside the
+		 * tail's rounds. */
+		__m256i x[8];
+
+		gcm_vaes_ctrs(x, ctr2, 8, gcm_vaes_bytewise(ctr2));
+		bc_aes_x86_enc_256(&c->aes, x, 8);
+		for (int j = 0; j < 8; j++)
+			bc_aes_x86_store256(dst + 32 * j, _mm256_xor_si256(x[j], bc_aes_x86_load256(src + 32 * j)));
+		for (pend = dst, ctr2 = _mm256_add_epi32(ctr2, sixteen), src += 256, dst += 256, len -= 256; len >= 256;
+		     pend = dst, ctr2 = _mm256_add_epi32(ctr2, sixteen), src += 256, dst += 256, len -= 256)
+			acc = gcm_vaes_group(c, acc, ctr2, src, dst, pend);
+	}
+	for (; len >= 256; ctr2 = _mm256_add_epi32(ctr2, sixteen), src += 256, dst += 256, len -= 256)
+		acc = gcm_vaes_group(c, acc, ctr2, src, dst, src);
+	if (!enc)
+		acc = bc_gcm_x86_final(&c->gh, acc, src, len, adlen, total);
+	*ej0 = len <= 32 ? bc_gcm_aes_x86_tail(c, _mm256_castsi256_si128(ctr2), st->j0, src, dst, len)
+	                 : gcm_vaes_tail(c, ctr2, st->j0, src, dst, len);
+	if (enc) {
+		if (pend)
+			acc = bc_ghash_x86_group256(&c->gh, acc, pend, 8);
+		acc = bc_gcm_x86_final(&c->gh, acc, dst, len, adlen, total);
+	}
+	return acc;
+}
+
+static BC_X86_GCM_VAES void gcm_vaes_encrypt(const void *ctx, const uint8_t *iv, size_t ivlen, const uint8_t *ad,
+                                             size_t adlen, const uint8_t *src, uint8_t *dst, size_t len,
+                                             uint8_t *tag, size_t taglen)
+{
+	const struct bc_gcm_aes_x86_ctx *c = ctx;
+	struct bc_gcm_x86_state st;
+	__m128i s, ej0;
+
+	bc_gcm_x86_start(&c->gh, &st, iv, ivlen, ad, adlen);
+	s = gcm_vaes_crypt(c, &st, src, dst, len, adlen, 1, &ej0);
+	bc_gcm_x86_tag(s, ej0, tag, taglen);
+}
+
+static BC_X86_GCM_VAES int gcm_vaes_decrypt(const void *ctx, const uint8_t *iv, size_t ivlen, const uint8_t *ad,
+                                            size_t adlen, const uint8_t *src, uint8_t *dst, size_t len,
+                                            const uint8_t *tag, size_t taglen)
+{
+	const struct bc_gcm_aes_x86_ctx *c = ctx;
+	struct bc_gcm_x86_state st;
+	__m128i s, ej0;
+
+	bc_gcm_x86_start(&c->gh, &st, iv, ivlen, ad, adlen);
+	s = gcm_vaes_crypt(c, &st, src, dst, len, adlen, 0, &ej0);
+	return bc_gcm_x86_verify(s, ej0, tag, taglen, dst, len);
+}
+
+const struct bc_aead_alg bc_gcm_aes_vaes_avx2 = {
+	.name = "gcm(aes)",
+	.driver = "gcm-aes-vaes-avx2",
+	.priority = 500,
+	.cpu = BC_CPU_VAES | BC_CPU_VPCLMUL | BC_CPU_AVX2 | BC_CPU_AESNI | BC_CPU_PCLMUL,
+	.min_keysize = 16,
+	.max_keysize = 32,
+	.ivsize = 12,
+	.maxauthsize = 16,
+	.ctxsize = sizeof(struct bc_gcm_aes_x86_ctx),
+	.setkey = bc_gcm_aes_x86_setkey,
+	.encrypt = gcm_vaes_encrypt,
+	.decrypt = gcm_vaes_decrypt,
+};
+
+#endif

@@ -1,0 +1,491 @@
+/* blockcrypt x86: GHASH with PCLMULQDQ / VPCLMULQDQ, the key layout and the inline routines the GHASH and GCM drivers share.
+ * NIST SP 800-38D sections 6.3, 6.4 and 7 (GHASH, J0, the length block); reflected-operand reduction after Gueron-Kounavis (Intel, 2014). */
+#ifndef BC_GHASH_X86_H
+#define BC_GHASH_X86_H
+
+#include "aes_x86.h"
+#include "x86_util.h"
+
+/*
+ * Representation. A block is byte-reversed on load, so the coefficient of
+ * x^0 is bit 127 of the 128-bit integer and x^127 is bit 0 ("reflected").
+ * The carry-less product of two reflected values a, b is the field product
+ * reflected into 256 bits but one bit short; the key powers are therefore
+ * stored premultiplied by x^-1 (a left shift by one in this order), which
+ * makes every clmul product the exact 256-bit reflection of A*B and lets
+ * one reduction serve any number of products added together.
+ *
+ * Reduction of a reflected 256-bit value: its high 128 bits hold x^0..x^127,
+ * its low 128 bits (L1:L0) hold x^128..x^255. Multiples of the reflected
+ * polynomial y^128 + Q, Q = 1 + y^64 * c with c = 0xc200000000000000
+ * (x^128 = x^7 + x^2 + x + 1 read backwards), are added to zero the low half
+ * in two 64-bit steps, one carry-less multiply by c each: a Montgomery
+ * reduction by y^128, which is what the x^-1 factor above pays for.
+ *
+ * Aggregation: for a group of n blocks X_0..X_{n-1} (the accumulator XORed
+ * into X_0), acc' = sum X_i * H^(n-i), reduced once. The products use
+ * Karatsuba: lo*lo, hi*hi and (lo^hi)*(lo^hi), the last with a
+ * precomputed lo^hi of each key power.
+ */
+
+/* The 128-bit GHASH set and the 256-bit one; the GCM drivers add AES. */
+#define BC_X86_PCLMUL  __attribute__((target("pclmul,sse4.1,ssse3")))
+#define BC_X86_VPCLMUL __attribute__((target("vpclmulqdq,pclmul,avx2")))
+
+#define BC_GHASH_X86_POWERS 16
+
+/* h[i] = H^(16-i) * x^-1 reflected, descending, so a group of n blocks
+ * multiplies by h[16-n .. 15] in order and a 256-bit load of h[j], h[j+1]
+ * pairs two consecutive blocks. k[i]: lo(h[i]) ^ hi(h[i]) in both halves. */
+struct bc_ghash_x86_key {
+	__m128i h[BC_GHASH_X86_POWERS];
+	__m128i k[BC_GHASH_X86_POWERS];
+};
+
+/* The three Karatsuba sums of a group, before its one reduction. */
+struct bc_ghash_x86_sum {
+	__m128i lo, hi, mid;
+};
+struct bc_ghash_x86_sum256 {
+	__m256i lo, hi, mid;
+};
+
+/* c of the reduction, in the low 64 bits. */
+BC_X86_INLINE BC_X86_PCLMUL __m128i bc_ghash_x86_poly(void)
+{
+	return _mm_set_epi32(0, 0, (int)0xc2000000, 0);
+}
+
+/* Two-step Montgomery reduction of hi:lo (reflected 256 bits) to 128 bits. */
+BC_X86_INLINE BC_X86_PCLMUL __m128i bc_ghash_x86_reduce2(__m128i lo, __m128i hi)
+{
+	__m128i p = bc_ghash_x86_poly();
+	__m128i w = _mm_xor_si128(_mm_shuffle_epi32(lo, 0x4e), _mm_clmulepi64_si128(lo, p, 0x00));
+
+	w = _mm_xor_si128(_mm_shuffle_epi32(w, 0x4e), _mm_clmulepi64_si128(w, p, 0x00));
+	return _mm_xor_si128(hi, w);
+}
+
+/* Karatsuba's middle term becomes the 64 bits straddling lo and hi. */
+BC_X86_INLINE BC_X86_PCLMUL __m128i bc_ghash_x86_reduce(const struct bc_ghash_x86_sum *s)
+{
+	__m128i mid = _mm_xor_si128(s->mid, _mm_xor_si128(s->lo, s->hi));
+
+	return bc_ghash_x86_reduce2(_mm_xor_si128(s->lo, _mm_slli_si128(mid, 8)),
+	                            _mm_xor_si128(s->hi, _mm_srli_si128(mid, 8)));
+}
+
+/* s (=|+=) x * h[i], x reflected; first chooses assignment, for the group's
+ * first block, so no zeroing is needed. */
+BC_X86_INLINE BC_X86_PCLMUL void bc_ghash_x86_mul(struct bc_ghash_x86_sum *s, const struct bc_ghash_x86_key *key,
+                                                  unsigned i, __m128i x, int first)
+{
+	__m128i h = _mm_load_si128(&key->h[i]);
+	__m128i m = _mm_xor_si128(x, _mm_shuffle_epi32(x, 0x4e));
+	__m128i lo = _mm_clmulepi64_si128(x, h, 0x00);
+	__m128i hi = _mm_clmulepi64_si128(x, h, 0x11);
+	__m128i mid = _mm_clmulepi64_si128(m, _mm_load_si128(&key->k[i]), 0x00);
+
+	if (first) {
+		s->lo = lo; s->hi = hi; s->mid = mid;
+	} else {
+		s->lo = _mm_xor_si128(s->lo, lo);
+		s->hi = _mm_xor_si128(s->hi, hi);
+		s->mid = _mm_xor_si128(s->mid, mid);
+	}
+}
+
+/* The same for two blocks in the lanes of x, times h[i] and h[i+1]. */
+BC_X86_INLINE BC_X86_VPCLMUL void bc_ghash_x86_mul2(struct bc_ghash_x86_sum256 *s, const struct bc_ghash_x86_key *key,
+                                                    unsigned i, __m256i x, int first)
+{
+	__m256i h = _mm256_loadu_si256((const __m256i *)&key->h[i]);
+	__m256i m = _mm256_xor_si256(x, _mm256_shuffle_epi32(x, 0x4e));
+	__m256i lo = _mm256_clmulepi64_epi128(x, h, 0x00);
+	__m256i hi = _mm256_clmulepi64_epi128(x, h, 0x11);
+	__m256i mid = _mm256_clmulepi64_epi128(m, _mm256_loadu_si256((const __m256i *)&key->k[i]), 0x00);
+
+	if (first) {
+		s->lo = lo; s->hi = hi; s->mid = mid;
+	} else {
+		s->lo = _mm256_xor_si256(s->lo, lo);
+		s->hi = _mm256_xor_si256(s->hi, hi);
+		s->mid = _mm256_xor_si256(s->mid, mid);
+	}
+}
+
+/* Folds the two lanes, then reduces: the lanes are halves of one sum. */
+BC_X86_INLINE BC_X86_VPCLMUL __m128i bc_ghash_x86_reduce256(const struct bc_ghash_x86_sum256 *s)
+{
+	struct bc_ghash_x86_sum f = {
+		_mm_xor_si128(_mm256_castsi256_si128(s->lo), _mm256_extracti128_si256(s->lo, 1)),
+		_mm_xor_si128(_mm256_castsi256_si128(s->hi), _mm256_extracti128_si256(s->hi, 1)),
+		_mm_xor_si128(_mm256_castsi256_si128(s->mid), _mm256_extracti128_si256(s->mid, 1)),
+	};
+	return bc_ghash_x86_reduce(&f);
+}
+
+/* acc * H, acc reflected. */
+BC_X86_INLINE BC_X86_PCLMUL __m128i bc_ghash_x86_mul1(const struct bc_ghash_x86_key *key, __m128i acc)
+{
+	struct bc_ghash_x86_sum s;
+
+	bc_ghash_x86_mul(&s, key, BC_GHASH_X86_POWERS - 1, acc, 1);
+	return bc_ghash_x86_reduce(&s);
+}
+
+/* One group of n (1..16) reflected blocks g[] folded into acc. */
+BC_X86_INLINE BC_X86_PCLMUL __m128i bc_ghash_x86_group(const struct bc_ghash_x86_key *key, __m128i acc,
+                                                       const __m128i *g, unsigned n)
+{
+	struct bc_ghash_x86_sum s;
+
+	bc_ghash_x86_mul(&s, key, BC_GHASH_X86_POWERS - n, _mm_xor_si128(g[0], acc), 1);
+	for (unsigned i = 1; i < n; i++)
+		bc_ghash_x86_mul(&s, key, BC_GHASH_X86_POWERS - n + i, g[i], 0);
+	return bc_ghash_x86_reduce(&s);
+}
+
+/* GHASH over whole blocks with the 128-bit unit: 4 blocks per reduction,
+ * then the 1..3 left as one group. acc reflected. (8 per reduction measured
+ * the same here: the multiplier's throughput, not the chain through the
+ * reduction, is the limit.) */
+BC_X86_INLINE BC_X86_PCLMUL __m128i bc_ghash_x86_blocks(const struct bc_ghash_x86_key *key, __m128i acc,
+                                                        const uint8_t *src, size_t nblocks)
+{
+	const __m128i bswap = bc_x86_bswap128_mask();
+
+	while (nblocks) {
+		unsigned n = nblocks >= 4 ? 4 : (unsigned)nblocks;
+		__m128i g[4];
+
+		for (unsigned i = 0; i < n; i++)
+			g[i] = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(src + 16 * i)), bswap);
+		acc = bc_ghash_x86_group(key, acc, g, n);
+		src += 16 * n;
+		nblocks -= n;
+	}
+	return acc;
+}
+
+/* 2 * pairs (1..8) blocks with the 256-bit unit and one reduction. */
+BC_X86_INLINE BC_X86_VPCLMUL __m128i bc_ghash_x86_group256(const struct bc_ghash_x86_key *key, __m128i acc,
+                                                           const uint8_t *src, unsigned pairs)
+{
+	const __m256i bswap = bc_x86_bswap256_mask();
+	struct bc_ghash_x86_sum256 s;
+
+	for (unsigned i = 0; i < pairs; i++) {
+		__m256i x = _mm256_shuffle_epi8(_mm256_loadu_si256((const __m256i *)(src + 32 * i)), bswap);
+
+		if (i == 0)
+			x = _mm256_xor_si256(x, _mm256_zextsi128_si256(acc));
+		bc_ghash_x86_mul2(&s, key, BC_GHASH_X86_POWERS - 2 * pairs + 2 * i, x, i == 0);
+	}
+	return bc_ghash_x86_reduce256(&s);
+}
+
+/* GHASH over whole blocks with the 256-bit unit: 8 blocks (4 lane pairs)
+ * per reduction; a remainder of 1..7 blocks goes through the 128-bit unit. */
+BC_X86_INLINE BC_X86_VPCLMUL __m128i bc_ghash_x86_blocks256(const struct bc_ghash_x86_key *key, __m128i acc,
+                                                            const uint8_t *src, size_t nblocks)
+{
+	for (; nblocks >= 8; nblocks -= 8, src += 128)
+		acc = bc_ghash_x86_group256(key, acc, src, 4);
+	return bc_ghash_x86_blocks(key, acc, src, nblocks);
+}
+
+/* x * x^-1 in the reflected order: shift left by one; the bit leaving at
+ * the top (x^0) comes back as x^-1 = x^127 + x^6 + x + 1, selected by a mask
+ * made with an arithmetic shift, not a branch (H is secret). */
+BC_X86_INLINE BC_X86_PCLMUL __m128i bc_ghash_x86_div_x(__m128i v)
+{
+	__m128i top = _mm_shuffle_epi32(_mm_srai_epi32(v, 31), 0xff);
+	__m128i sh = _mm_or_si128(_mm_slli_epi64(v, 1), _mm_srli_epi64(_mm_slli_si128(v, 8), 63));
+
+	return _mm_xor_si128(sh, _mm_and_si128(top, _mm_set_epi32((int)0xc2000000, 0, 0, 1)));
+}
+
+/* h: the hash subkey E_K(0^128) as bytes. H^2..H^16 by repeated products:
+ * (H^j x^-1)(H x^-1) through the reduction is H^(j+1) x^-1. */
+BC_X86_INLINE BC_X86_PCLMUL void bc_ghash_x86_setkey(struct bc_ghash_x86_key *key, const uint8_t h[16])
+{
+	__m128i h1 = bc_ghash_x86_div_x(_mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)h), bc_x86_bswap128_mask()));
+	__m128i p = h1;
+
+	for (unsigned j = 1; j <= BC_GHASH_X86_POWERS; j++) {
+		unsigned i = BC_GHASH_X86_POWERS - j;
+
+		key->h[i] = p;
+		key->k[i] = _mm_xor_si128(_mm_unpacklo_epi64(p, p), _mm_unpackhi_epi64(p, p));
+		if (j < BC_GHASH_X86_POWERS)
+			p = bc_ghash_x86_mul1(key, p);
+	}
+}
+
+/* GHASH over len bytes zero-padded to whole blocks (SP 800-38D 7.1: the
+ * IV, the AAD and the ciphertext are each padded this way). */
+BC_X86_INLINE BC_X86_PCLMUL __m128i bc_ghash_x86_padded(const struct bc_ghash_x86_key *key, __m128i acc,
+                                                        const uint8_t *src, size_t len)
+{
+	acc = bc_ghash_x86_blocks(key, acc, src, len / 16);
+	if (len % 16) {
+		uint8_t b[16] = { 0 };
+
+		memcpy(b, src + (len & ~(size_t)15), len % 16);
+		acc = bc_ghash_x86_blocks(key, acc, b, 1);
+	}
+	return acc;
+}
+
+/* The block [a]_64 || [b]_64 of bit counts, reflected: the 128-bit integer
+ * a:b, so no byte swap. */
+BC_X86_INLINE BC_X86_PCLMUL __m128i bc_ghash_x86_lengths(uint64_t a, uint64_t b)
+{
+	return _mm_set_epi64x((long long)(a << 3), (long long)(b << 3));
+}
+
+/* The pre-counter block J0 (SP 800-38D 7.1 step 2), reflected, so its low
+ * 32 bits are the counter and inc32 is a 32-bit lane add. */
+BC_X86_INLINE BC_X86_PCLMUL __m128i bc_gcm_x86_j0(const struct bc_ghash_x86_key *key, const uint8_t *iv, size_t ivlen)
+{
+	/* IV || 0^31 || 1 built in a register: bytes stored to the stack and
+	 * reloaded as one block would stall the store forwarding, and this
+	 * sits at the head of a short message's critical path. */
+	if (ivlen == 12) {
+		__m128i b = _mm_insert_epi32(_mm_loadl_epi64((const __m128i *)iv), (int)bc_load_le32(iv + 8), 2);
+
+		return _mm_shuffle_epi8(_mm_insert_epi32(b, 0x01000000, 3), bc_x86_bswap128_mask());
+	}
+	return bc_ghash_x86_mul1(key, _mm_xor_si128(bc_ghash_x86_padded(key, _mm_setzero_si128(), iv, ivlen),
+	                                            bc_ghash_x86_lengths(0, ivlen)));
+}
+
+/* One GCM message in flight: the GHASH accumulator and the first counter
+ * block, both reflected (the counter is the low 32-bit lane: inc32 is a
+ * lane add, which wraps exactly as SP 800-38D 6.2 asks), and J0 as bytes,
+ * which a driver encrypts beside its last counter blocks: a short message
+ * then waits for one AES latency, not two. */
+struct bc_gcm_x86_state {
+	__m128i acc, ctr, j0;
+};
+
+/* Counter block ctr + i (inc32 applied i times) as bytes, ready for the cipher. */
+BC_X86_INLINE BC_X86_PCLMUL __m128i bc_gcm_x86_ctr(__m128i ctr, int i)
+{
+	return _mm_shuffle_epi8(_mm_add_epi32(ctr, _mm_set_epi32(0, 0, 0, i)), bc_x86_bswap128_mask());
+}
+
+/* Everything before the data (7.1 steps 1-4 without the cipher): J0, the
+ * first counter block inc32(J0), the AAD hashed. */
+BC_X86_INLINE BC_X86_PCLMUL void bc_gcm_x86_start(const struct bc_ghash_x86_key *key, struct bc_gcm_x86_state *st,
+                                                  const uint8_t *iv, size_t ivlen, const uint8_t *ad, size_t adlen)
+{
+	__m128i j0 = bc_gcm_x86_j0(key, iv, ivlen);
+
+	st->ctr = _mm_add_epi32(j0, _mm_set_epi32(0, 0, 0, 1));
+	st->j0 = _mm_shuffle_epi8(j0, bc_x86_bswap128_mask());
+	st->acc = bc_ghash_x86_padded(key, _mm_setzero_si128(), ad, adlen);
+}
+
+/* The end of GHASH (7.1 step 5): the last n (< 256) bytes of ciphertext,
+ * zero-padded, and the length block, as reflected blocks in g (room for
+ * 17); returns their count. ct is read only up to ct + n. */
+BC_X86_INLINE BC_X86_PCLMUL unsigned bc_gcm_x86_last_blocks(__m128i *g, const uint8_t *ct, size_t n, uint64_t adlen,
+                                                            uint64_t len)
+{
+	const __m128i bswap = bc_x86_bswap128_mask();
+	unsigned nb = 0;
+
+	for (; nb < n / 16; nb++)
+		g[nb] = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(ct + 16 * nb)), bswap);
+	if (n % 16) {
+		uint8_t b[16] = { 0 };
+
+		memcpy(b, ct + 16 * nb, n % 16);
+		g[nb++] = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)b), bswap);
+	}
+	g[nb++] = bc_ghash_x86_lengths(adlen, len);
+	return nb;
+}
+
+/* Those blocks aggregated into one group (two when they are 17), so the
+ * length block costs no reduction of its own and a short message has one
+ * multiply chain. Returns the final GHASH, reflected. */
+BC_X86_INLINE BC_X86_PCLMUL __m128i bc_gcm_x86_final(const struct bc_ghash_x86_key *key, __m128i acc, const uint8_t *ct,
+                                                     size_t n, uint64_t adlen, uint64_t len)
+{
+	__m128i g[BC_GHASH_X86_POWERS + 1];
+	unsigned nb = bc_gcm_x86_last_blocks(g, ct, n, adlen, len);
+	unsigned first = nb > BC_GHASH_X86_POWERS ? nb - BC_GHASH_X86_POWERS : 0;
+
+	if (first)
+		acc = bc_ghash_x86_group(key, acc, g, first);
+	return bc_ghash_x86_group(key, acc, g + first, nb - first);
+}
+
+/* The tag S = GHASH XOR E_K(J0) (7.1 step 6), taglen bytes of it. A
+ * truncated tag goes through the stack, whose copy of the rest is wiped. */
+BC_X86_INLINE BC_X86_PCLMUL void bc_gcm_x86_tag(__m128i s, __m128i ej0, uint8_t *tag, size_t taglen)
+{
+	__m128i t = _mm_xor_si128(_mm_shuffle_epi8(s, bc_x86_bswap128_mask()), ej0);
+	uint8_t b[16];
+
+	if (taglen == 16) {
+		_mm_storeu_si128((__m128i *)tag, t);
+		return;
+	}
+	_mm_storeu_si128((__m128i *)b, t);
+	memcpy(tag, b, taglen);
+	bc_wipe(b, sizeof(b));
+}
+
+/* Decryption's verdict (7.2): the expected tag compared in constant time;
+ * on a mismatch the plaintext already written is zeroed (no unauthenticated
+ * plaintext leaves) and -EBADMSG returned. */
+BC_X86_INLINE BC_X86_PCLMUL int bc_gcm_x86_verify(__m128i s, __m128i ej0, const uint8_t *tag, size_t taglen,
+                                                  uint8_t *dst, size_t len)
+{
+	uint8_t t[16];
+	int bad;
+
+	bc_gcm_x86_tag(s, ej0, t, 16);
+	bad = bc_memneq(t, tag, taglen);
+	bc_wipe(t, sizeof(t));
+	if (bad) {
+		bc_wipe(dst, len);
+		return -EBADMSG;
+	}
+	return 0;
+}
+
+/* ---- the "ghash" shash (ghash_pclmul.c, ghash_vpclmul.c) ----------------------
+ * The accumulator is kept reflected, so updates need no byte swap of it; a
+ * partial block is XORed in at once and multiplied when it completes (or at
+ * final, as if zero-padded): split updates equal one. */
+struct bc_ghash_x86_desc {
+	uint8_t acc[16];
+	uint32_t pending;        /* bytes of a partial block already in acc */
+};
+
+/* Shared by both drivers, defined in ghash_pclmul.c. */
+int  bc_ghash_x86_shash_setkey(void *ctx, const uint8_t *key, size_t keylen);
+void bc_ghash_x86_shash_init(const void *ctx, void *desc);
+void bc_ghash_x86_shash_final(const void *ctx, void *desc, uint8_t *out);
+
+/* n bytes of data XORed into the block being filled, at byte position at. */
+BC_X86_INLINE BC_X86_PCLMUL __m128i bc_ghash_x86_xor_part(__m128i acc, const uint8_t *data, size_t at, size_t n)
+{
+	uint8_t b[16] = { 0 };
+
+	memcpy(b + at, data, n);
+	return _mm_xor_si128(acc, _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)b), bc_x86_bswap128_mask()));
+}
+
+/* Completes a pending partial block from data (advancing it); returns the
+ * accumulator. Whole blocks are then the driver's, the rest goes to
+ * bc_ghash_x86_desc_tail. */
+BC_X86_INLINE BC_X86_PCLMUL __m128i bc_ghash_x86_desc_head(const struct bc_ghash_x86_key *key,
+                                                           struct bc_ghash_x86_desc *d,
+                                                           const uint8_t **data, size_t *len)
+{
+	__m128i acc = _mm_loadu_si128((const __m128i *)d->acc);
+
+	if (d->pending) {
+		size_t take = 16 - d->pending < *len ? 16 - d->pending : *len;
+
+		acc = bc_ghash_x86_xor_part(acc, *data, d->pending, take);
+		d->pending += (uint32_t)take;
+		*data += take;
+		*len -= take;
+		if (d->pending == 16) {
+			acc = bc_ghash_x86_mul1(key, acc);
+			d->pending = 0;
+		}
+	}
+	return acc;
+}
+
+/* Stores acc and starts a partial block with the last len % 16 bytes of
+ * data (len: what was left after the head). No-op for len == 0, when a
+ * pending block may still be unfinished. */
+BC_X86_INLINE BC_X86_PCLMUL void bc_ghash_x86_desc_tail(struct bc_ghash_x86_desc *d, __m128i acc,
+                                                        const uint8_t *data, size_t len)
+{
+	if (len) {
+		acc = bc_ghash_x86_xor_part(acc, data + (len & ~(size_t)15), 0, len & 15);
+		d->pending = (uint32_t)(len & 15);
+	}
+	_mm_storeu_si128((__m128i *)d->acc, acc);
+}
+
+/* ---- fused gcm(aes) (gcm_aes_aesni.c, gcm_aes_vaes.c) ------------------------ */
+#define BC_X86_GCM_AES  __attribute__((target("aes,pclmul,sse4.1,ssse3")))
+#define BC_X86_GCM_VAES __attribute__((target("vaes,vpclmulqdq,aes,pclmul,avx2")))
+
+struct bc_gcm_aes_x86_ctx {
+	struct bc_aes_x86_ek aes;
+	struct bc_ghash_x86_key gh;
+};
+
+/* Defined in gcm_aes_aesni.c: AES-128/192/256, H = E_K(0^128) and its powers. */
+int bc_gcm_aes_x86_setkey(void *ctx, const uint8_t *key, size_t keylen);
+
+/* The tail's counter blocks and J0 through AES together: n (a constant:
+ * 1, 2, 4 or 8) blocks beside J0, so their latencies overlap. Returns E_K(J0). */
+BC_X86_INLINE BC_X86_GCM_AES __m128i bc_gcm_aes_x86_ks(const struct bc_gcm_aes_x86_ctx *c, __m128i ctr, __m128i j0,
+                                                       __m128i *x, unsigned n)
+{
+	const uint8_t (*rk)[16] = c->aes.rk;
+	__m128i key = bc_aes_x86_rk(rk, 0);
+	unsigned r;
+
+	j0 = _mm_xor_si128(j0, key);
+	for (unsigned i = 0; i < n; i++)
+		x[i] = _mm_xor_si128(bc_gcm_x86_ctr(ctr, (int)i), key);
+	for (r = 1; r < c->aes.rounds; r++) {
+		key = bc_aes_x86_rk(rk, r);
+		j0 = _mm_aesenc_si128(j0, key);
+		for (unsigned i = 0; i < n; i++)
+			x[i] = _mm_aesenc_si128(x[i], key);
+	}
+	key = bc_aes_x86_rk(rk, r);
+	for (unsigned i = 0; i < n; i++)
+		x[i] = _mm_aesenclast_si128(x[i], key);
+	return _mm_aesenclast_si128(j0, key);
+}
+
+/* The last 0..127 bytes of gcm-aes-aesni, with E_K(J0) (returned)
+ * computed beside them; also gcm-aes-vaes-avx2's for 1 or 2 blocks, where
+ * 128-bit registers are quicker. A partial block goes through a stack
+ * buffer, so nothing past src + len or dst + len is touched. */
+BC_X86_INLINE BC_X86_GCM_AES __m128i bc_gcm_aes_x86_tail(const struct bc_gcm_aes_x86_ctx *c, __m128i ctr, __m128i j0,
+                                                         const uint8_t *src, uint8_t *dst, size_t len)
+{
+	unsigned n = (unsigned)(len + 15) / 16, full = (unsigned)len / 16, part = (unsigned)len % 16;
+	__m128i x[8], ej0;
+
+	if (n == 0)
+		return bc_aes_x86_enc1(&c->aes, j0);
+	if (n == 1)
+		ej0 = bc_gcm_aes_x86_ks(c, ctr, j0, x, 1);
+	else if (n == 2)
+		ej0 = bc_gcm_aes_x86_ks(c, ctr, j0, x, 2);
+	else if (n <= 4)
+		ej0 = bc_gcm_aes_x86_ks(c, ctr, j0, x, 4);
+	else
+		ej0 = bc_gcm_aes_x86_ks(c, ctr, j0, x, 8);
+	for (unsigned i = 0; i < full; i++)
+		bc_aes_x86_store(dst + 16 * i, _mm_xor_si128(x[i], bc_aes_x86_load(src + 16 * i)));
+	if (part) {
+		uint8_t b[16];
+
+		memcpy(b, src + 16 * full, part);
+		bc_aes_x86_store(b, _mm_xor_si128(x[full], bc_aes_x86_load(b)));
+		memcpy(dst + 16 * full, b, part);
+		bc_wipe(b, sizeof(b));
+	}
+	return ej0;
+}
+
+#endif
