@@ -83,4 +83,6 @@ clean:
 	rm -rf build build-*
 
 .PHONY: all tests check benchmark clean
+# Keep the test objects between runs instead of relinking every time.
+.SECONDARY:
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -105,6 +105,7 @@ struct bc_aead_alg {
 	                const uint8_t *src, uint8_t *dst, size_t len, const uint8_t *tag, size_t taglen);
 	const struct bc_skcipher_alg *inner;   /* gcm_base: the ctr skcipher */
 	const struct bc_shash_alg *hash;       /* gcm_base: the ghash shash */
+	const struct bc_cipher_alg *cipher;    /* gcm_base: the block cipher under ctr */
 };
 
 /* ---- shashes (sha256, sm3, ghash, cmac, xcbc, cbcmac) ----------------------------
@@ -140,6 +141,17 @@ const struct bc_shash_alg    *bc_find_shash(const char *name);
 
 /* ---- helpers shared by all code (src/core/util.c) ---------------------------------- */
 void bc_wipe(void *p, size_t len);                       /* memset the compiler cannot drop */
+/* Hides a public value from the optimiser. Adding it to a secret then gives
+ * no induction variable, so a loop over a public index cannot be rewritten
+ * into one whose exit test compares the secret (gcc does exactly that to
+ * "c + i" counters). */
+static inline uint32_t bc_opaque32(uint32_t v)
+{
+#if defined(__GNUC__)
+	__asm__("" : "+r"(v));
+#endif
+	return v;
+}
 static inline void bc_xor(uint8_t *dst, const uint8_t *a, const uint8_t *b, size_t len)
 {
 	for (size_t i = 0; i < len; i++)

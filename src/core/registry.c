@@ -257,6 +257,7 @@ static struct entry *instantiate(const struct bc_template *t, struct entry *in, 
 		inst->u.aead.cpu = inst->e.cpu;
 		inst->u.aead.inner = in->alg;
 		inst->u.aead.hash = hash->alg;
+		inst->u.aead.cipher = cipher->alg;
 		t->fill_aead(&inst->u.aead);
 		inst->e.alg = &inst->u.aead;
 		break;
@@ -324,7 +325,16 @@ static struct entry *build(const struct parsed *p, int by_driver)
 			snprintf(x, sizeof(x), "ctr(%s)", p->args[0]);
 		in = lookup(BC_TYPE_SKCIPHER, by_driver ? p->args[0] : x, by_driver);
 		hash = lookup(BC_TYPE_SHASH, by_driver ? p->args[1] : "ghash", by_driver);
-		if (!hash || strcmp(hash->name, "ghash"))
+		if (!in || !hash || strcmp(hash->name, "ghash") || inner_arg(in->name, "ctr", x))
+			return NULL;
+		/* The cipher under the ctr: the one a ctr template was built on,
+		 * else the best of its name. */
+		if (((const struct bc_skcipher_alg *)in->alg)->cipher)
+			cipher = find_driver_entry(BC_TYPE_CIPHER,
+						   ((const struct bc_skcipher_alg *)in->alg)->cipher->driver);
+		else
+			cipher = lookup(BC_TYPE_CIPHER, x, 0);
+		if (!cipher)
 			return NULL;
 		break;
 	}

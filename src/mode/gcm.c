@@ -1,11 +1,12 @@
-/* blockcrypt: the gcm template, gcm_base(ctr(X),ghash) over any ctr and ghash drivers (Linux crypto/gcm.c).
+/* blockcrypt: the gcm template, gcm_base(ctr(X),ghash) over any ctr and ghash drivers and the cipher X (Linux crypto/gcm.c).
  * NIST SP 800-38D: any IV length, inc32 counter, tags of 4, 8 or 12..16 bytes. */
 #include "mode.h"
 
 struct gcm_ctx {
 	const struct bc_skcipher_alg *ctr;
 	const struct bc_shash_alg *ghash;
-	size_t ghash_off;
+	const struct bc_cipher_alg *cipher;
+	size_t ghash_off, cipher_off;
 };
 #define CTR_OFF bc_ctx_round(sizeof(struct gcm_ctx))
 
@@ -17,6 +18,10 @@ static const void *ghash_ctx(const struct gcm_ctx *t)
 {
 	return bc_ctx_at(t, t->ghash_off);
 }
+static const void *cipher_ctx(const struct gcm_ctx *t)
+{
+	return bc_ctx_at(t, t->cipher_off);
+}
 
 static void gcm_init(void *ctx, const struct bc_aead_alg *self)
 {
@@ -24,23 +29,25 @@ static void gcm_init(void *ctx, const struct bc_aead_alg *self)
 
 	t->ctr = self->inner;
 	t->ghash = self->hash;
+	t->cipher = self->cipher;
 	t->ghash_off = CTR_OFF + bc_ctx_round(self->inner->ctxsize);
+	t->cipher_off = t->ghash_off + bc_ctx_round(self->hash->ctxsize);
 	bc_init_inner(self->inner, bc_ctx_at(ctx, CTR_OFF));
 	if (self->hash->init_tfm)
 		self->hash->init_tfm(bc_ctx_at(ctx, t->ghash_off), self->hash);
 }
 
-/* H = E_K(0^128): ctr over a zero block from a zero counter gives exactly
- * that, so the template needs nothing but its ctr and ghash drivers. */
+/* H = E_K(0^128), through the block cipher under the ctr driver. */
 static int gcm_setkey(void *ctx, const uint8_t *key, size_t keylen)
 {
 	const struct gcm_ctx *t = ctx;
-	uint8_t h[BC_BLOCK] = { 0 }, ctr[BC_BLOCK] = { 0 };
+	uint8_t h[BC_BLOCK] = { 0 };
 	int err = t->ctr->setkey(bc_ctx_at(ctx, CTR_OFF), key, keylen, 0);
 
 	if (err)
 		return err;
-	t->ctr->encrypt(ctr_ctx(t), ctr, h, h, BC_BLOCK);
+	t->cipher->setkey(bc_ctx_at(ctx, t->cipher_off), key, keylen);   /* same key, so accepted */
+	t->cipher->encrypt(cipher_ctx(t), h, h, 1);
 	err = t->ghash->setkey(bc_ctx_at(ctx, t->ghash_off), h, BC_BLOCK);
 	bc_wipe(h, sizeof(h));
 	return err;
@@ -72,33 +79,49 @@ static void gcm_j0(const struct gcm_ctx *t, const uint8_t *iv, size_t ivlen, uin
 	t->ghash->final(ghash_ctx(t), desc, j0);
 }
 
-/* GCTR with inc32: only the low 32 bits of the counter count (SP 800-38D
- * 6.5). The ctr driver carries over all 128 bits, so the data is cut where
- * the low word wraps and the counter's high 96 bits are put back. */
-static void gcm_ctr(const struct gcm_ctx *t, const uint8_t j0[16], const uint8_t *src, uint8_t *dst, size_t len)
+/* GCTR with inc32 (SP 800-38D 6.5): only the low 32 bits of the counter
+ * count. With a 96-bit IV, J0 = IV || 1 is public and the counter cannot
+ * wrap (a message has at most 2^32 - 2 blocks), so the ctr driver, whose
+ * 128-bit carry then never fires, does the work. Any other IV makes J0 a
+ * function of H, a secret: the counter must neither steer a branch (as the
+ * wrap point or a ctr driver's carry check would) nor be carried out of its
+ * low word, so the counter blocks are built here with a 32-bit add and go
+ * through the block cipher in chunks. */
+static void gcm_ctr(const struct gcm_ctx *t, const uint8_t j0[16], size_t ivlen, const uint8_t *src, uint8_t *dst,
+		    size_t len)
 {
-	uint8_t ctr[BC_BLOCK];
+	uint8_t ks[BC_CHUNK_BLOCKS * BC_BLOCK];
+	uint32_t c = bc_load_be32(j0 + 12) + 1;
 
-	memcpy(ctr, j0, BC_BLOCK);
-	bc_store_be32(ctr + 12, bc_load_be32(j0 + 12) + 1);
+	if (ivlen == 12) {
+		memcpy(ks, j0, BC_BLOCK);
+		bc_store_be32(ks + 12, c);
+		t->ctr->encrypt(ctr_ctx(t), ks, src, dst, len);
+		return;
+	}
 	while (len) {
-		uint64_t room = ((uint64_t)1 << 32) - bc_load_be32(ctr + 12);   /* blocks before the wrap */
-		size_t n = (uint64_t)len / BC_BLOCK < room ? len : (size_t)(room * BC_BLOCK);
+		size_t n = len < sizeof(ks) ? len : sizeof(ks);
+		size_t nb = (n + BC_BLOCK - 1) / BC_BLOCK;
 
-		t->ctr->encrypt(ctr_ctx(t), ctr, src, dst, n);
-		memcpy(ctr, j0, 12);
-		bc_store_be32(ctr + 12, 0);
+		for (size_t i = 0; i < nb; i++) {
+			memcpy(ks + i * BC_BLOCK, j0, 12);
+			bc_store_be32(ks + i * BC_BLOCK + 12, c + bc_opaque32((uint32_t)i));
+		}
+		c += (uint32_t)nb;
+		t->cipher->encrypt(cipher_ctx(t), ks, ks, nb);
+		bc_xor(dst, src, ks, n);
 		src += n;
 		dst += n;
 		len -= n;
 	}
+	bc_wipe(ks, sizeof(ks));
 }
 
 /* S = GHASH(A || pad || C || pad || [len(A)]64 || [len(C)]64); tag = E(J0) ^ S. */
 static void gcm_tag(const struct gcm_ctx *t, const uint8_t j0[16], const uint8_t *ad, size_t adlen,
 		    const uint8_t *ct, size_t len, uint8_t tag[16])
 {
-	uint8_t desc[BC_DESC_MAX], lens[BC_BLOCK], s[BC_BLOCK], ek[BC_BLOCK] = { 0 }, ctr[BC_BLOCK];
+	uint8_t desc[BC_DESC_MAX], lens[BC_BLOCK], s[BC_BLOCK], ek[BC_BLOCK];
 
 	t->ghash->init(ghash_ctx(t), desc);
 	t->ghash->update(ghash_ctx(t), desc, ad, adlen);
@@ -109,8 +132,7 @@ static void gcm_tag(const struct gcm_ctx *t, const uint8_t j0[16], const uint8_t
 	bc_store_be64(lens + 8, (uint64_t)len * 8);
 	t->ghash->update(ghash_ctx(t), desc, lens, BC_BLOCK);
 	t->ghash->final(ghash_ctx(t), desc, s);
-	memcpy(ctr, j0, BC_BLOCK);
-	t->ctr->encrypt(ctr_ctx(t), ctr, ek, ek, BC_BLOCK);
+	t->cipher->encrypt(cipher_ctx(t), ek, j0, 1);
 	bc_xor(tag, s, ek, BC_BLOCK);
 	bc_wipe(desc, sizeof(desc));
 	bc_wipe(ek, sizeof(ek));
@@ -123,7 +145,7 @@ static void gcm_encrypt(const void *ctx, const uint8_t *iv, size_t ivlen, const 
 	uint8_t j0[BC_BLOCK], full[BC_BLOCK];
 
 	gcm_j0(t, iv, ivlen, j0);
-	gcm_ctr(t, j0, src, dst, len);
+	gcm_ctr(t, j0, ivlen, src, dst, len);
 	gcm_tag(t, j0, ad, adlen, dst, len, full);
 	memcpy(tag, full, taglen);
 }
@@ -142,7 +164,7 @@ static int gcm_decrypt(const void *ctx, const uint8_t *iv, size_t ivlen, const u
 		memset(dst, 0, len);
 		return -EBADMSG;
 	}
-	gcm_ctr(t, j0, src, dst, len);
+	gcm_ctr(t, j0, ivlen, src, dst, len);
 	return 0;
 }
 
@@ -150,7 +172,8 @@ static void fill(struct bc_aead_alg *alg)
 {
 	alg->min_keysize = alg->inner->min_keysize;
 	alg->max_keysize = alg->inner->max_keysize;
-	alg->ctxsize = CTR_OFF + bc_ctx_round(alg->inner->ctxsize) + alg->hash->ctxsize;
+	alg->ctxsize = CTR_OFF + bc_ctx_round(alg->inner->ctxsize) + bc_ctx_round(alg->hash->ctxsize) +
+		       alg->cipher->ctxsize;
 	alg->ivsize = 12;
 	alg->maxauthsize = BC_BLOCK;
 	alg->init = gcm_init;
