@@ -1,0 +1,230 @@
+#!/bin/sh
+# blockcrypt test runner (`make check`): the native suite, every x86 driver level, emulated CPUs,
+# sanitizers, 32-bit, arm64 and big-endian s390x under qemu, and the valgrind constant-time check.
+#
+# Every test program ends with "<name>: N passed, M failed"; this script sums those lines and ends
+# with the single line "N passed, M failed". A program that crashes or prints no such line counts
+# as one failure. Tools a group needs that are missing make it print "SKIPPED: <group>: <reason>".
+# BC_GROUPS (e.g. "native asan") restricts the run to some groups.
+
+BUILD=${BUILD:-build}
+VECTORS=${VECTORS:-../shared/vectors}
+export BUILD VECTORS
+# nested makes must not inherit the parent make's jobserver or command-line variables
+unset MAKEFLAGS MFLAGS MAKELEVEL
+LOGDIR=$BUILD/test-logs
+mkdir -p "$LOGDIR" || exit 1
+TOTAL_P=0
+TOTAL_F=0
+T_START=$(date +%s)
+
+want() {
+	[ -z "$BC_GROUPS" ] && return 0
+	case " $BC_GROUPS " in *" $1 "*) return 0 ;; esac
+	return 1
+}
+
+have() { command -v "$1" >/dev/null 2>&1; }
+
+# The summary line of a log: the last "...: N passed, M failed" line.
+summary_of() {
+	grep -E '^[^ ]+: [0-9]+ passed, [0-9]+ failed$' "$1" | tail -n 1
+}
+
+# run_test <group> <log-name> <command...>: runs one test program or script.
+run_test() {
+	group=$1
+	name=$2
+	shift 2
+	log=$LOGDIR/$(echo "$group-$name" | tr ' ,=' '___').log
+	t_s=$(date +%s)
+	if have timeout; then
+		timeout 1500 "$@" >"$log" 2>&1
+	else
+		"$@" >"$log" 2>&1
+	fi
+	status=$?
+	line=$(summary_of "$log")
+	if [ -n "$line" ]; then
+		p=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed$/\1/')
+		f=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed$/\2/')
+	else
+		p=0
+		f=0
+	fi
+	if [ "$status" -ne 0 ] && [ "$f" -eq 0 ]; then
+		f=1
+		line="$name: exit status $status (crashed or no summary line)${line:+; last summary: $line}"
+	fi
+	TOTAL_P=$((TOTAL_P + p))
+	TOTAL_F=$((TOTAL_F + f))
+	echo "[$group] $line ($(($(date +%s) - t_s)) s)"
+	if [ "$f" -ne 0 ]; then
+		grep -E '^FAIL|rror|SUMMARY|^==[0-9]+==' "$log" | head -n 25 | sed 's/^/    /'
+		echo "    (full log: $log)"
+	fi
+}
+
+# run_suite <group> <build dir> <runner prefix...>: every test binary of a build.
+run_suite() {
+	group=$1
+	dir=$2
+	shift 2
+	found=0
+	for t in "$dir"/tests/test_*; do
+		[ -f "$t" ] && [ -x "$t" ] || continue
+		case "$t" in *.d | *.o) continue ;; esac
+		found=1
+		run_test "$group" "$(basename "$t")" "$@" "$t"
+	done
+	if [ $found -eq 0 ]; then
+		echo "[$group] no test binaries in $dir/tests"
+		TOTAL_F=$((TOTAL_F + 1))
+	fi
+}
+
+# build <group> <make arguments...>: a build for a group; a failed build counts as a failure.
+build() {
+	group=$1
+	shift
+	log=$LOGDIR/build-$group.log
+	if env -u BUILD make -j2 "$@" tests >"$log" 2>&1; then
+		return 0
+	fi
+	echo "[$group] build failed: make $*"
+	tail -n 25 "$log" | sed 's/^/    /'
+	TOTAL_F=$((TOTAL_F + 1))
+	return 1
+}
+
+group_time() {
+	echo "  ($1: $(($(date +%s) - $2)) s)"
+}
+
+# can_run <runner...> <binary>: whether a binary starts at all under a runner.
+can_run() {
+	"$@" >/dev/null 2>&1
+}
+
+ARCH=$(uname -m)
+
+# ---- (1) native -----------------------------------------------------------------------------------
+if want native; then
+	t0=$(date +%s)
+	run_suite native "$BUILD"
+	for s in tests/test_*.sh; do
+		[ -f "$s" ] || continue
+		run_test native "$(basename "$s" .sh)" sh "$s"
+	done
+	group_time native "$t0"
+fi
+
+# ---- (2) every x86 driver level, by masking CPU features ------------------------------------------
+if want levels; then
+	t0=$(date +%s)
+	if [ "$ARCH" = x86_64 ]; then
+		for mask in all vaes,vpclmul avx2,vaes,vpclmul aesni,pclmul; do
+			for t in "$BUILD"/tests/test_*; do
+				[ -x "$t" ] || continue
+				case "$t" in *.d | *.o) continue ;; esac
+				run_test "disable=$mask" "$(basename "$t")-$mask" env BLOCKCRYPT_DISABLE=$mask "$t"
+			done
+		done
+	else
+		echo "SKIPPED: levels: not an x86-64 host ($ARCH)"
+	fi
+	group_time levels "$t0"
+fi
+
+# ---- (3) emulated x86 CPUs (a representative subset) ------------------------------------------------
+if want qemu-x86; then
+	t0=$(date +%s)
+	if [ "$ARCH" != x86_64 ]; then
+		echo "SKIPPED: qemu-x86: not an x86-64 host ($ARCH)"
+	elif ! have qemu-x86_64; then
+		echo "SKIPPED: qemu-x86: qemu-x86_64 not installed"
+	else
+		for cpu in max,-vaes,-avx2 Haswell-noTSX-IBRS qemu64; do
+			run_suite "qemu-x86 $cpu" "$BUILD" env BC_TEST_QUICK=1 qemu-x86_64 -cpu "$cpu"
+		done
+	fi
+	group_time qemu-x86 "$t0"
+fi
+
+# ---- (4) AddressSanitizer + UndefinedBehaviorSanitizer -----------------------------------------------
+if want asan; then
+	t0=$(date +%s)
+	if ! echo 'int main(void){return 0;}' | cc -fsanitize=address,undefined -x c - -o "$LOGDIR/asan-probe" >/dev/null 2>&1; then
+		echo "SKIPPED: asan: the compiler cannot link -fsanitize=address,undefined"
+	elif build asan BUILD=build-asan SANITIZE="-fsanitize=address,undefined -fno-sanitize-recover=all"; then
+		run_suite asan build-asan env ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1
+	fi
+	group_time asan "$t0"
+fi
+
+# ---- (5) 32-bit x86 -----------------------------------------------------------------------------------
+if want m32; then
+	t0=$(date +%s)
+	if ! echo 'int main(void){return 0;}' | cc -m32 -x c - -o "$LOGDIR/m32-probe" >/dev/null 2>&1; then
+		echo "SKIPPED: m32: gcc -m32 cannot link (install gcc-12-multilib)"
+	elif build m32 M32=1; then
+		if can_run "$LOGDIR/m32-probe"; then
+			run_suite m32 build-i386
+		elif have qemu-i386; then
+			# the kernel cannot run 32-bit binaries here: emulate them
+			run_suite "m32 qemu-i386" build-i386 env BC_TEST_QUICK=1 qemu-i386 -cpu max
+		else
+			echo "SKIPPED: m32: this kernel cannot run 32-bit binaries and qemu-i386 is not installed"
+		fi
+	fi
+	group_time m32 "$t0"
+fi
+
+# ---- (6) arm64 under qemu --------------------------------------------------------------------------------
+if want arm64; then
+	t0=$(date +%s)
+	if ! have aarch64-linux-gnu-gcc; then
+		echo "SKIPPED: arm64: aarch64-linux-gnu-gcc not installed"
+	elif ! have qemu-aarch64; then
+		echo "SKIPPED: arm64: qemu-aarch64 not installed"
+	elif build arm64 CROSS=aarch64-linux-gnu-; then
+		Q="qemu-aarch64 -L /usr/aarch64-linux-gnu"
+		run_suite "arm64 max" build-aarch64 env BC_TEST_QUICK=1 $Q -cpu max
+		run_suite "arm64 cortex-a72" build-aarch64 env BC_TEST_QUICK=1 $Q -cpu cortex-a72
+		run_suite "arm64 disable=all" build-aarch64 env BC_TEST_QUICK=1 BLOCKCRYPT_DISABLE=all $Q -cpu max
+	fi
+	group_time arm64 "$t0"
+fi
+
+# ---- (7) big-endian s390x under qemu -----------------------------------------------------------------------
+if want s390x; then
+	t0=$(date +%s)
+	if ! have s390x-linux-gnu-gcc; then
+		echo "SKIPPED: s390x: s390x-linux-gnu-gcc not installed"
+	elif ! have qemu-s390x; then
+		echo "SKIPPED: s390x: qemu-s390x not installed"
+	elif build s390x CROSS=s390x-linux-gnu-; then
+		run_suite s390x build-s390x env BC_TEST_QUICK=1 qemu-s390x -L /usr/s390x-linux-gnu
+	fi
+	group_time s390x "$t0"
+fi
+
+# ---- (8) constant time: secrets marked undefined, valgrind memcheck must see no branch or address on them ---
+if want ctgrind; then
+	t0=$(date +%s)
+	if ! have valgrind; then
+		echo "SKIPPED: ctgrind: valgrind not installed"
+	elif ! echo '#include <valgrind/memcheck.h>' | cc -E -x c - >/dev/null 2>&1; then
+		echo "SKIPPED: ctgrind: valgrind/memcheck.h missing"
+	elif [ ! -x "$BUILD/tests/test_ctgrind" ]; then
+		echo "[ctgrind] $BUILD/tests/test_ctgrind was not built"
+		TOTAL_F=$((TOTAL_F + 1))
+	else
+		run_test ctgrind test_ctgrind valgrind --error-exitcode=1 --track-origins=yes "$BUILD/tests/test_ctgrind"
+	fi
+	group_time ctgrind "$t0"
+fi
+
+echo "  (total: $(($(date +%s) - T_START)) s)"
+echo "$TOTAL_P passed, $TOTAL_F failed"
+[ "$TOTAL_F" -eq 0 ]

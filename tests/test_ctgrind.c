@@ -1,0 +1,220 @@
+/* Constant-time check under valgrind memcheck ("ctgrind"): keys, plaintexts and messages are marked
+ * undefined, so any branch or memory address that depends on them is reported as an error. */
+#include "common.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__has_include)
+#if __has_include(<valgrind/memcheck.h>)
+#include <valgrind/memcheck.h>
+#define HAVE_MEMCHECK 1
+#endif
+#endif
+
+#ifdef HAVE_MEMCHECK
+#define SECRET(p, n) VALGRIND_MAKE_MEM_UNDEFINED((p), (n))
+#define PUBLIC(p, n) VALGRIND_MAKE_MEM_DEFINED((p), (n))
+
+/* The verdict of a tag or key comparison is public by design (the caller
+ * learns it from the return value); bc_memneq is the one place where secrets
+ * are allowed to become it. This wrapper (valgrind function wrapping; NONE =
+ * the main executable, where the static library lives) declassifies only that
+ * result, so a comparison done any other way (memcmp, an early-exit loop) is
+ * still reported. */
+int I_WRAP_SONAME_FNNAME_ZU(NONE, bc_memneq)(const void *a, const void *b, size_t len);
+int I_WRAP_SONAME_FNNAME_ZU(NONE, bc_memneq)(const void *a, const void *b, size_t len)
+{
+	OrigFn fn;
+	int r;
+	VALGRIND_GET_ORIG_FN(fn);
+	CALL_FN_W_WWW(r, fn, a, b, len);
+	VALGRIND_MAKE_MEM_DEFINED(&r, sizeof(r));
+	return r;
+}
+#else
+#define SECRET(p, n) ((void)(p), (void)(n))
+#define PUBLIC(p, n) ((void)(p), (void)(n))
+#define RUNNING_ON_VALGRIND 0
+#endif
+
+#define MAXLEN 300
+static uint64_t checksum;
+
+static void fold(const uint8_t *p, size_t n)
+{
+	PUBLIC(p, n);
+	for (size_t i = 0; i < n; i++)
+		checksum = checksum * 31 + p[i];
+}
+
+static int starts(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+static void ct_skcipher(const struct bc_driver_info *info)
+{
+	unsigned sizes[4];
+	alg_key_sizes(info->name, sizes);
+	bc_skcipher *tfm;
+	if (bc_skcipher_alloc(&tfm, info->driver)) {
+		CHECK(0, "alloc");
+		return;
+	}
+	static const size_t lens[] = { 16, 48, 64, 128, 256, 17, 31, 100, 255 };
+	for (int k = 0; k < 4 && sizes[k]; k++) {
+		uint8_t key[64], iv[16], iv2[16], pt[MAXLEN], ct[MAXLEN], back[MAXLEN];
+		rng_fill(key, sizes[k]);
+		SECRET(key, sizes[k]);
+		int rc = bc_skcipher_setkey(tfm, key, sizes[k]);
+		CHECK(rc == 0, "setkey(%u): %d", sizes[k], rc);
+		for (size_t li = 0; li < sizeof(lens) / sizeof(lens[0]); li++) {
+			size_t len = lens[li];
+			if (!alg_len_ok(info->name, len))
+				continue;
+			rng_fill(pt, len);
+			rng_fill(iv, 16);
+			memcpy(iv2, iv, 16);
+			SECRET(pt, len);
+			rc = bc_skcipher_encrypt(tfm, starts(info->name, "ecb(") ? NULL : iv, pt, ct, len);
+			/* the ciphertext (and a chained IV) is public */
+			PUBLIC(ct, len);
+			PUBLIC(iv, 16);
+			rc |= bc_skcipher_decrypt(tfm, starts(info->name, "ecb(") ? NULL : iv2, ct, back, len);
+			fold(back, len);
+			PUBLIC(pt, len);
+			CHECK(rc == 0 && !memcmp(back, pt, len), "round trip of %zu bytes: %d", len, rc);
+		}
+	}
+	bc_skcipher_free(tfm);
+}
+
+static void ct_aead(const struct bc_driver_info *info)
+{
+	unsigned sizes[4];
+	alg_key_sizes(info->name, sizes);
+	bc_aead *tfm;
+	if (bc_aead_alloc(&tfm, info->driver)) {
+		CHECK(0, "alloc");
+		return;
+	}
+	static const size_t lens[] = { 0, 16, 60, 64, 255 };
+	static const size_t ivlens[] = { 12, 16, 1 };
+	for (int k = 0; k < 4 && sizes[k]; k++) {
+		uint8_t key[32], iv[16], ad[40], pt[MAXLEN], ct[MAXLEN], back[MAXLEN], tag[16];
+		rng_fill(key, sizes[k]);
+		SECRET(key, sizes[k]);
+		int rc = bc_aead_setkey(tfm, key, sizes[k]);
+		CHECK(rc == 0, "setkey(%u): %d", sizes[k], rc);
+		for (size_t li = 0; li < sizeof(lens) / sizeof(lens[0]); li++) {
+			size_t len = lens[li], ivlen = ivlens[li % 3], adlen = 7 * li;
+			rng_fill(pt, len);
+			rng_fill(iv, ivlen);
+			rng_fill(ad, adlen);
+			SECRET(pt, len);
+			bc_aead_setauthsize(tfm, li % 2 ? 12 : 16);
+			rc = bc_aead_encrypt(tfm, iv, ivlen, ad, adlen, pt, ct, len, tag);
+			PUBLIC(ct, len);
+			PUBLIC(tag, 16);
+			rc |= bc_aead_decrypt(tfm, iv, ivlen, ad, adlen, ct, back, len, tag);
+			fold(back, len);
+			PUBLIC(pt, len);
+			CHECK(rc == 0 && !memcmp(back, pt, len), "round trip of %zu bytes: %d", len, rc);
+			/* the failure path: zero-fill without looking at the plaintext */
+			tag[0] ^= 1;
+			rc = bc_aead_decrypt(tfm, iv, ivlen, ad, adlen, ct, back, len, tag);
+			fold(back, len);
+			CHECK(rc == -EBADMSG, "bad tag: %d", rc);
+		}
+	}
+	bc_aead_free(tfm);
+}
+
+static void ct_shash(const struct bc_driver_info *info)
+{
+	unsigned sizes[4];
+	alg_key_sizes(info->name, sizes);
+	bc_shash *tfm;
+	if (bc_shash_alloc(&tfm, info->driver)) {
+		CHECK(0, "alloc");
+		return;
+	}
+	static const size_t lens[] = { 0, 1, 16, 55, 64, 65, 200 };
+	for (int k = 0; k < 4 && (k == 0 || sizes[k]); k++) {
+		uint8_t key[32], msg[MAXLEN], out[64], out2[64];
+		if (sizes[k]) {
+			rng_fill(key, sizes[k]);
+			SECRET(key, sizes[k]);
+			int rc = bc_shash_setkey(tfm, key, sizes[k]);
+			CHECK(rc == 0, "setkey(%u): %d", sizes[k], rc);
+		}
+		size_t dl = bc_shash_digestsize(tfm);
+		for (size_t li = 0; li < sizeof(lens) / sizeof(lens[0]); li++) {
+			size_t len = lens[li];
+			rng_fill(msg, len);
+			SECRET(msg, len);
+			int rc = bc_shash_digest(tfm, msg, len, out);
+			rc |= bc_shash_init(tfm);
+			rc |= bc_shash_update(tfm, msg, len / 2);
+			rc |= bc_shash_update(tfm, msg + len / 2, len - len / 2);
+			rc |= bc_shash_final(tfm, out2);
+			fold(out, dl);
+			fold(out2, dl);
+			CHECK(rc == 0 && !memcmp(out, out2, dl), "digest of %zu bytes: %d", len, rc);
+		}
+		/* interleaved MACs */
+		const uint8_t *msgs[8];
+		size_t mlens[8];
+		uint8_t outs_mem[8][64], *outs[8];
+		for (unsigned i = 0; i < 8; i++) {
+			msgs[i] = msg + 3 * i;
+			mlens[i] = 16 * i + i % 3;
+			outs[i] = outs_mem[i];
+		}
+		rng_fill(msg, MAXLEN);
+		SECRET(msg, MAXLEN);
+		int rc = bc_shash_digest_many(tfm, 8, msgs, mlens, outs);
+		for (unsigned i = 0; i < 8; i++)
+			fold(outs[i], dl);
+		CHECK(rc == 0, "digest_many: %d", rc);
+	}
+	bc_shash_free(tfm);
+}
+
+static size_t ndrivers;
+
+static int each(const struct bc_driver_info *info, void *arg)
+{
+	(void)arg;
+	if (info->type == BC_TYPE_CIPHER)
+		return 0;
+	ndrivers++;
+	set_context("%s [%s]", info->name, info->driver);
+	switch (info->type) {
+	case BC_TYPE_SKCIPHER: ct_skcipher(info); break;
+	case BC_TYPE_AEAD: ct_aead(info); break;
+	case BC_TYPE_SHASH: ct_shash(info); break;
+	case BC_TYPE_CIPHER: break;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	(void)argc;
+	test_init();
+	rng_seed(0xc7c7c7c7u);
+#ifndef HAVE_MEMCHECK
+	printf("test_ctgrind: valgrind/memcheck.h missing: running without secret marking\n");
+#endif
+	/* The registry's self-tests run on first use, on public data: trigger them
+	 * before anything is marked secret. */
+	bc_selftest_all(0, NULL, NULL);
+	bc_list_drivers(each, NULL);
+	printf("test_ctgrind: %zu drivers%s; CPU features: %s; checksum %016llx\n", ndrivers,
+	       RUNNING_ON_VALGRIND ? " under valgrind" : "", bc_cpu_features_string(), (unsigned long long)checksum);
+	return test_summary(argv[0]);
+}
