@@ -12,6 +12,9 @@ const struct bc_cipher_alg *const bc_cipher_drivers[] = {
 #endif
 #if defined(__aarch64__)
 	/* arm64 (issue 7) */
+	&bc_aes_ce,
+	&bc_sm4_ce,
+	&bc_aes_neon,
 #endif
 	NULL
 };
@@ -23,10 +26,19 @@ const struct bc_skcipher_alg *const bc_skcipher_drivers[] = {
 	&bc_cbc_aes_aesni,
 	&bc_ctr_aes_aesni,
 	&bc_xts_aes_aesni,
+#if defined(__x86_64__)
+	&bc_ecb_aes_vaes_avx2,
+	&bc_cbc_aes_vaes_avx2,
+	&bc_ctr_aes_vaes_avx2,
+	&bc_xts_aes_vaes_avx2,
+#endif
 	/* x86 SM4 (issue 6) */
 #endif
 #if defined(__aarch64__)
 	/* arm64 (issue 7) */
+	&bc_ecb_aes_ce, &bc_cbc_aes_ce, &bc_ctr_aes_ce, &bc_xts_aes_ce,
+	&bc_ecb_sm4_ce, &bc_cbc_sm4_ce, &bc_ctr_sm4_ce, &bc_xts_sm4_ce,
+	&bc_ecb_aes_neon, &bc_cbc_aes_neon, &bc_ctr_aes_neon, &bc_xts_aes_neon,
 #endif
 	NULL
 };
@@ -42,6 +54,8 @@ const struct bc_aead_alg *const bc_aead_drivers[] = {
 #endif
 #if defined(__aarch64__)
 	/* arm64 (issue 7) */
+	&bc_gcm_aes_ce,
+	&bc_gcm_sm4_ce,
 #endif
 	NULL
 };
@@ -58,6 +72,9 @@ const struct bc_shash_alg *const bc_shash_drivers[] = {
 #endif
 #if defined(__aarch64__)
 	/* arm64 (issue 7) */
+	&bc_cmac_aes_ce, &bc_xcbc_aes_ce, &bc_cbcmac_aes_ce,
+	&bc_ghash_ce,
+	&bc_cmac_sm4_ce, &bc_xcbc_sm4_ce, &bc_cbcmac_sm4_ce,
 #endif
 	NULL
 };

@@ -16,6 +16,9 @@ extern const struct bc_shash_alg bc_ghash_generic;
 /* x86 AES-NI and VAES (issue 4: src/arch/x86/aes_*.c) */
 extern const struct bc_cipher_alg bc_aes_aesni;
 extern const struct bc_skcipher_alg bc_ecb_aes_aesni, bc_cbc_aes_aesni, bc_ctr_aes_aesni, bc_xts_aes_aesni;
+#if defined(__x86_64__)
+extern const struct bc_skcipher_alg bc_ecb_aes_vaes_avx2, bc_cbc_aes_vaes_avx2, bc_ctr_aes_vaes_avx2, bc_xts_aes_vaes_avx2;
+#endif
 /* x86 GHASH and fused GCM (issue 5: src/arch/x86/ghash_*.c, gcm_*.c) */
 extern const struct bc_shash_alg bc_ghash_pclmul;
 extern const struct bc_shash_alg bc_ghash_vpclmul_avx2;
@@ -28,6 +31,16 @@ extern const struct bc_aead_alg bc_gcm_aes_vaes_avx2;
 
 #if defined(__aarch64__)
 /* arm64 Crypto Extensions and NEON (issue 7: src/arch/arm64/) */
+extern const struct bc_cipher_alg bc_aes_ce;
+extern const struct bc_skcipher_alg bc_ecb_aes_ce, bc_cbc_aes_ce, bc_ctr_aes_ce, bc_xts_aes_ce;
+extern const struct bc_shash_alg bc_cmac_aes_ce, bc_xcbc_aes_ce, bc_cbcmac_aes_ce;
+extern const struct bc_cipher_alg bc_sm4_ce;
+extern const struct bc_skcipher_alg bc_ecb_sm4_ce, bc_cbc_sm4_ce, bc_ctr_sm4_ce, bc_xts_sm4_ce;
+extern const struct bc_shash_alg bc_cmac_sm4_ce, bc_xcbc_sm4_ce, bc_cbcmac_sm4_ce;
+extern const struct bc_shash_alg bc_ghash_ce;
+extern const struct bc_aead_alg bc_gcm_aes_ce, bc_gcm_sm4_ce;
+extern const struct bc_cipher_alg bc_aes_neon;
+extern const struct bc_skcipher_alg bc_ecb_aes_neon, bc_cbc_aes_neon, bc_ctr_aes_neon, bc_xts_aes_neon;
 #endif
 
 #endif

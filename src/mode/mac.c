@@ -12,25 +12,27 @@ struct mac_ctx {
 	uint8_t k_full[BC_BLOCK], k_part[BC_BLOCK];
 	uint8_t pad;            /* first padding byte: 0x80, or 0 for cbcmac */
 };
-#define CIPHER_OFF bc_ctx_round(sizeof(struct mac_ctx))
+#define CIPHER_OFF BC_MAC_HDR
+_Static_assert(sizeof(struct mac_ctx) <= BC_MAC_HDR && BC_MAC_HDR % BC_CTX_ALIGN == 0, "mac_ctx header");
 
 struct mac_desc {
 	uint8_t st[BC_BLOCK], buf[BC_BLOCK];
 	size_t buflen;          /* 0..16: the last block is held back until final */
 	size_t total;           /* bytes seen, to tell the empty message apart */
 };
+_Static_assert(sizeof(struct mac_desc) == BC_MAC_DESCSIZE, "mac_desc size");
 
 static const void *cipher_ctx(const struct mac_ctx *t)
 {
 	return bc_ctx_at(t, CIPHER_OFF);
 }
 
-static void mac_init_tfm(void *ctx, const struct bc_shash_alg *self)
+void bc_mac_init_tfm(void *ctx, const struct bc_shash_alg *self)
 {
 	((struct mac_ctx *)ctx)->cipher = self->cipher;
 }
 
-static int cmac_setkey(void *ctx, const uint8_t *key, size_t keylen)
+int bc_cmac_setkey(void *ctx, const uint8_t *key, size_t keylen)
 {
 	struct mac_ctx *t = ctx;
 	uint8_t l[BC_BLOCK] = { 0 };
@@ -48,7 +50,7 @@ static int cmac_setkey(void *ctx, const uint8_t *key, size_t keylen)
 
 /* RFC 3566 2.1: K1, K2, K3 from the user key; K1 (128 bits whatever the
  * key size) then keys the chain. */
-static int xcbc_setkey(void *ctx, const uint8_t *key, size_t keylen)
+int bc_xcbc_setkey(void *ctx, const uint8_t *key, size_t keylen)
 {
 	struct mac_ctx *t = ctx;
 	uint8_t k[3 * BC_BLOCK];
@@ -67,7 +69,7 @@ static int xcbc_setkey(void *ctx, const uint8_t *key, size_t keylen)
 	return err;
 }
 
-static int cbcmac_setkey(void *ctx, const uint8_t *key, size_t keylen)
+int bc_cbcmac_setkey(void *ctx, const uint8_t *key, size_t keylen)
 {
 	struct mac_ctx *t = ctx;
 	int err = t->cipher->setkey(bc_ctx_at(ctx, CIPHER_OFF), key, keylen);
@@ -80,7 +82,7 @@ static int cbcmac_setkey(void *ctx, const uint8_t *key, size_t keylen)
 	return 0;
 }
 
-static void mac_init(const void *ctx, void *desc)
+void bc_mac_init(const void *ctx, void *desc)
 {
 	(void)ctx;
 	memset(desc, 0, sizeof(struct mac_desc));
@@ -89,7 +91,7 @@ static void mac_init(const void *ctx, void *desc)
 /* Whole blocks go to the cipher's CBC-MAC step in one call, except the last
  * block seen so far, which waits in buf: only final knows whether it is the
  * message's last (and so gets the K1/K2 treatment). */
-static void mac_update(const void *ctx, void *desc, const uint8_t *data, size_t len)
+void bc_mac_update(const void *ctx, void *desc, const uint8_t *data, size_t len)
 {
 	const struct mac_ctx *t = ctx;
 	struct mac_desc *d = desc;
@@ -126,7 +128,7 @@ static void mac_last_block(const struct mac_ctx *t, const uint8_t *buf, size_t b
 	bc_xor(out, blk, buflen == BC_BLOCK ? t->k_full : t->k_part, BC_BLOCK);
 }
 
-static void mac_final(const void *ctx, void *desc, uint8_t *out)
+void bc_mac_final(const void *ctx, void *desc, uint8_t *out)
 {
 	const struct mac_ctx *t = ctx;
 	struct mac_desc *d = desc;
@@ -163,8 +165,8 @@ static void chains_step(const struct mac_ctx *t, const unsigned *idx, unsigned c
 /* n (<= 8) messages at once: each is a chain of (len-1)/16 whole blocks and
  * one final block. The lanes step together for as many blocks as every lane
  * still in play has left, then all the final blocks go in one more step. */
-static void mac_digest_many(const void *ctx, unsigned n, const uint8_t *const msgs[], const size_t lens[],
-			    uint8_t *const outs[])
+void bc_mac_digest_many(const void *ctx, unsigned n, const uint8_t *const msgs[], const size_t lens[],
+			uint8_t *const outs[])
 {
 	const struct mac_ctx *t = ctx;
 	uint8_t st[8][BC_BLOCK] = { { 0 } }, last[8][BC_BLOCK];
@@ -217,29 +219,29 @@ static void fill_common(struct bc_shash_alg *alg)
 	alg->blocksize = BC_BLOCK;
 	alg->ctxsize = CIPHER_OFF + alg->cipher->ctxsize;
 	alg->descsize = sizeof(struct mac_desc);
-	alg->init_tfm = mac_init_tfm;
-	alg->init = mac_init;
-	alg->update = mac_update;
-	alg->final = mac_final;
-	alg->digest_many = mac_digest_many;
+	alg->init_tfm = bc_mac_init_tfm;
+	alg->init = bc_mac_init;
+	alg->update = bc_mac_update;
+	alg->final = bc_mac_final;
+	alg->digest_many = bc_mac_digest_many;
 }
 
 static void fill_cmac(struct bc_shash_alg *alg)
 {
 	fill_common(alg);
-	alg->setkey = cmac_setkey;
+	alg->setkey = bc_cmac_setkey;
 }
 
 static void fill_xcbc(struct bc_shash_alg *alg)
 {
 	fill_common(alg);
-	alg->setkey = xcbc_setkey;
+	alg->setkey = bc_xcbc_setkey;
 }
 
 static void fill_cbcmac(struct bc_shash_alg *alg)
 {
 	fill_common(alg);
-	alg->setkey = cbcmac_setkey;
+	alg->setkey = bc_cbcmac_setkey;
 }
 
 const struct bc_template bc_tmpl_cmac = {

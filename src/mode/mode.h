@@ -68,4 +68,20 @@ static inline void bc_init_inner(const struct bc_skcipher_alg *inner, void *ctx)
 /* Sets what ecb, cbc and ctr share: key sizes, context size, init and setkey. */
 void bc_fill_skcipher_over_cipher(struct bc_skcipher_alg *alg);
 
+/* ---- cmac, xcbc, cbcmac (mac.c): the templates' operations, which the
+ * dedicated MAC drivers of accelerated ciphers (src/arch/) reuse with their
+ * own .cipher, so the buffering and the final block exist once. The context
+ * is a BC_MAC_HDR-byte header (cipher, final masks) then the cipher's. */
+#define BC_MAC_HDR 64
+#define BC_MAC_DESCSIZE (2 * BC_BLOCK + 2 * sizeof(size_t))
+void bc_mac_init_tfm(void *ctx, const struct bc_shash_alg *self);
+int  bc_cmac_setkey(void *ctx, const uint8_t *key, size_t keylen);
+int  bc_xcbc_setkey(void *ctx, const uint8_t *key, size_t keylen);
+int  bc_cbcmac_setkey(void *ctx, const uint8_t *key, size_t keylen);
+void bc_mac_init(const void *ctx, void *desc);
+void bc_mac_update(const void *ctx, void *desc, const uint8_t *data, size_t len);
+void bc_mac_final(const void *ctx, void *desc, uint8_t *out);
+void bc_mac_digest_many(const void *ctx, unsigned n, const uint8_t *const msgs[], const size_t lens[],
+			uint8_t *const outs[]);
+
 #endif
