@@ -361,6 +361,8 @@ static struct entry *lookup(enum bc_type type, const char *name, int by_driver)
 		return e->type == type && usable(e) && passes(e) ? e : NULL;
 	if (!parse(name, &p))
 		build(&p, 0);                                  /* make the template instance a candidate */
+	/* Dedicated drivers precede every instance in the list, so on equal
+	 * priority (xts-aes-ce and xts(ecb-aes-ce)) the dedicated one wins. */
 	for (;;) {
 		best = NULL;
 		for (e = entries; e; e = e->next)
