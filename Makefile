@@ -86,3 +86,13 @@ clean:
 # Keep the test objects between runs instead of relinking every time.
 .SECONDARY:
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+
+# Issue 3: blockcrypt side by side with OpenSSL, libgcrypt and nettle (not part of `make check`).
+$(BUILD)/bench-peers: bench/peers.c $(BUILD)/libblockcrypt.a
+	$(CC) $(CFLAGS_BASE) $(CFLAGS) -o $@ bench/peers.c $(BUILD)/libblockcrypt.a -lcrypto -lgcrypt -lnettle $(LDLIBS) -lm
+
+bench-peers: $(BUILD)/bench-peers
+	$(BUILD)/bench-peers --svg $(BUILD)/bench-peers.svg
+	@echo "chart: $(BUILD)/bench-peers.svg"
+
+.PHONY: bench-peers

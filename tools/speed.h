@@ -1,0 +1,60 @@
+/* blockcrypt tool: the measurement engine shared by `speed` and `benchmark`.
+ * Method as the Linux tcrypt module's timed runs, plus warm-up, repeated batches and a measured core clock. */
+#ifndef BC_SPEED_H
+#define BC_SPEED_H
+
+#include <stddef.h>
+#include <time.h>
+
+#include "blockcrypt.h"
+
+enum speed_op { SPEED_ENCRYPT, SPEED_DECRYPT, SPEED_DIGEST };
+
+/* A figure is the best of many short timed batches: short enough that on a busy machine many
+ * of them run between two interruptions, and the thread's CPU time tells which did. */
+#define SPEED_BATCH_S 0.002      /* longest batch, in seconds (a tenth of the figure's time if that is less) */
+#define SPEED_MIN_BATCHES 9      /* at least this many batches per figure */
+#define SPEED_MIN_CPU_SHARE 0.95 /* a batch whose thread ran less than this share of the wall time is discarded */
+
+/* What one figure measures. */
+struct speed_job {
+	const char *name;        /* algorithm or driver name */
+	enum bc_type type;       /* BC_TYPE_SKCIPHER, _AEAD or _SHASH */
+	size_t keylen;           /* bytes; 0 for an unkeyed hash */
+	size_t size;             /* bytes per operation */
+	enum speed_op op;
+	double seconds;          /* the time the figure stands for: about as long is spent in timed batches */
+	unsigned threads;
+};
+
+struct speed_result {
+	double ops_per_s, bytes_per_s;  /* all threads together */
+	double cycles_per_byte;         /* per thread: core cycles spent per byte processed */
+	size_t size;                    /* bytes per operation actually used (rounded up to the block size if needed) */
+	unsigned kept;                  /* batches that kept their CPU (0: every batch was disturbed; the best is still shown) */
+};
+
+#define SPEED_MAX_KEYS 5
+
+/* An algorithm or driver name as allocation resolves it. */
+struct speed_alg {
+	enum bc_type type;
+	char driver[128];
+	size_t keylen[SPEED_MAX_KEYS];   /* the usual key lengths (16, 24, 32, 48, 64) its setkey accepts */
+	unsigned nkeys;                  /* 0: an unkeyed hash */
+};
+
+/* 0, -ENOENT for an unknown name (or one that is only a block cipher), or another negative errno. */
+int speed_lookup(const char *name, struct speed_alg *alg);
+/* 0, -EINVAL when the size or key length does not suit the algorithm, or another negative errno. */
+int speed_measure(const struct speed_job *job, struct speed_result *res);
+/* clock_gettime as seconds: CLOCK_MONOTONIC for wall time, CLOCK_THREAD_CPUTIME_ID for the thread's CPU time. */
+double speed_seconds(clockid_t clock);
+/* The batch length used for a figure of that many seconds. */
+double speed_batch_seconds(double seconds);
+/* The core clock now, in Hz: the best of a few timed chains of dependent additions. */
+double speed_core_hz(void);
+/* How the core clock is measured, for the header line. */
+extern const char speed_clock_method[];
+
+#endif
