@@ -9,6 +9,9 @@ const struct bc_cipher_alg *const bc_cipher_drivers[] = {
 	/* x86 AES (issue 4) */
 	&bc_aes_aesni,
 	/* x86 SM4 (issue 6) */
+	&bc_sm4_aesni_avx,
+	&bc_sm4_aesni_avx2,
+	&bc_sm4_vaes_avx2,
 #endif
 #if defined(__aarch64__)
 	/* arm64 (issue 7) */
@@ -33,6 +36,9 @@ const struct bc_skcipher_alg *const bc_skcipher_drivers[] = {
 	&bc_xts_aes_vaes_avx2,
 #endif
 	/* x86 SM4 (issue 6) */
+	&bc_ecb_sm4_aesni_avx, &bc_cbc_sm4_aesni_avx, &bc_ctr_sm4_aesni_avx, &bc_xts_sm4_aesni_avx,
+	&bc_ecb_sm4_aesni_avx2, &bc_cbc_sm4_aesni_avx2, &bc_ctr_sm4_aesni_avx2, &bc_xts_sm4_aesni_avx2,
+	&bc_ecb_sm4_vaes_avx2, &bc_cbc_sm4_vaes_avx2, &bc_ctr_sm4_vaes_avx2, &bc_xts_sm4_vaes_avx2,
 #endif
 #if defined(__aarch64__)
 	/* arm64 (issue 7) */
@@ -51,6 +57,9 @@ const struct bc_aead_alg *const bc_aead_drivers[] = {
 	&bc_gcm_aes_vaes_avx2,
 #endif
 	/* x86 SM4 (issue 6) */
+	&bc_gcm_sm4_aesni_avx,
+	&bc_gcm_sm4_aesni_avx2,
+	&bc_gcm_sm4_vaes_avx2,
 #endif
 #if defined(__aarch64__)
 	/* arm64 (issue 7) */

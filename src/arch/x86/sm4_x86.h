@@ -1,0 +1,774 @@
+/* blockcrypt x86: SM4 through AES-NI, the round code and modes shared by the 128-bit (AVX) and 256-bit (AVX2, VAES) drivers.
+ * GB/T 32907-2016 (SM4); NIST SP 800-38A (ECB, CBC, CTR), IEEE 1619-2018 (XTS), NIST SP 800-38D and RFC 8998 (GCM). */
+
+/*
+ * Each including file first defines the width it instantiates:
+ *   SM4X_BITS 128 or 256, SM4X_VAES 1 where VAESENCLAST works on a whole ymm,
+ *   SM4X_TARGET the instruction sets of its functions (a target attribute string).
+ * Everything below the first section is then written once against the
+ * SM4V_* operations of that width.
+ */
+#ifndef BC_SM4_X86_H
+#define BC_SM4_X86_H
+
+#include "ghash_x86.h"
+
+/*
+ * The S-box. SM4's S-box is S(x) = A * inv_P(A * x + 0xd3) + 0xd3: A is the
+ * circulant bit matrix whose row i (output bit i) is rotl8(0xa7, i), inv_P the
+ * inversion in GF(2^8) modulo P = x^8+x^7+x^6+x^5+x^4+x^2+1. AESENCLAST with a
+ * zero round key gives ShiftRows(SubBytes(z)), SubBytes(z) = B * inv_Q(z) + 0x63
+ * with Q = x^8+x^4+x^3+x+1 and B the AES affine matrix. Both fields are GF(2^8),
+ * so there is an isomorphism Phi from the P-field to the Q-field: pick a root
+ * beta of P in the Q-field (P has eight there; beta = 0x23 is the smallest) and
+ * send x^i to beta^i; it is linear over GF(2) and inv_P = Phi^-1 inv_Q Phi. So
+ *     S(x) = post(SubBytes(pre(x))), pre(x) = Phi A x + Phi 0xd3,
+ *     post(s) = A Phi^-1 B^-1 (s + 0x63) + 0xd3,
+ * both affine in the bits of a byte, hence each the XOR of a lookup on the low
+ * nibble (carrying the constant) and one on the high nibble: two PSHUFBs on
+ * register-held tables, never a memory address chosen by a secret. The tables
+ * were computed by a short script from exactly these definitions and checked
+ * over all 256 bytes against the standard's S-box (the test harness keeps it).
+ */
+#define SM4X_PRE_LO  0x3e, 0xb2, 0x0e, 0x82, 0xbb, 0x37, 0x8b, 0x07, 0xa1, 0x2d, 0x91, 0x1d, 0x24, 0xa8, 0x14, 0x98
+#define SM4X_PRE_HI  0x00, 0xdc, 0x2e, 0xf2, 0xc5, 0x19, 0xeb, 0x37, 0x08, 0xd4, 0x26, 0xfa, 0xcd, 0x11, 0xe3, 0x3f
+/* post() after a round key of 0x0f in every byte: its low table is read at n ^ 15. */
+#define SM4X_POST_LO 0x47, 0xff, 0x8d, 0x35, 0x79, 0xc1, 0xb3, 0x0b, 0x20, 0x98, 0xea, 0x52, 0x1e, 0xa6, 0xd4, 0x6c
+#define SM4X_POST_HI 0x00, 0xe0, 0x50, 0xb0, 0x9d, 0x7d, 0xcd, 0x2d, 0xc0, 0x20, 0x90, 0x70, 0x5d, 0xbd, 0x0d, 0xed
+
+/*
+ * After AESENCLAST the bytes sit in ShiftRows order: byte r + 4c came from
+ * r + 4((c + r) mod 4). The S-box output is needed in place and rotated by 8,
+ * 16 and 24 bits within each 32-bit word (for L), so each of those four byte
+ * permutations is composed with InvShiftRows into a single PSHUFB mask.
+ */
+#define SM4X_ISR0  0, 13, 10, 7, 4, 1, 14, 11, 8, 5, 2, 15, 12, 9, 6, 3
+#define SM4X_ISR8  7, 0, 13, 10, 11, 4, 1, 14, 15, 8, 5, 2, 3, 12, 9, 6
+#define SM4X_ISR16 10, 7, 0, 13, 14, 11, 4, 1, 2, 15, 8, 5, 6, 3, 12, 9
+#define SM4X_ISR24 13, 10, 7, 0, 1, 14, 11, 4, 5, 2, 15, 8, 9, 6, 3, 12
+/* Byte swap of each 32-bit word: SM4 words are big-endian. */
+#define SM4X_BSWAP32 3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12
+
+/* Round keys as 32-bit integers; decryption uses them in reverse order.
+ * The one-block path wants each through pre() (see sm4_aesni_avx.c). */
+struct bc_sm4_x86_key {
+	uint32_t enc[32];
+	uint32_t dec[32];
+	uint32_t enc_pre[32];
+	uint32_t dec_pre[32];
+};
+struct bc_sm4_x86_xts_key {
+	struct bc_sm4_x86_key k1;     /* data */
+	struct bc_sm4_x86_key k2;     /* tweak (only enc used) */
+};
+struct bc_sm4_x86_gcm_key {
+	struct bc_ghash_x86_key gh;   /* first: it wants 16-byte alignment */
+	struct bc_sm4_x86_key k;
+};
+
+/* Width-independent parts, defined once in sm4_aesni_avx.c (its CPU bits are
+ * a subset of every SM4 x86 driver's, so all three may call them). The
+ * serial operations run one block at a time, where 128 bits are enough. */
+int  bc_sm4_x86_setkey(void *ctx, const uint8_t *key, size_t keylen);
+int  bc_sm4_x86_skcipher_setkey(void *ctx, const uint8_t *key, size_t keylen, unsigned flags);
+int  bc_sm4_x86_xts_setkey(void *ctx, const uint8_t *key, size_t keylen, unsigned flags);
+int  bc_sm4_x86_gcm_setkey(void *ctx, const uint8_t *key, size_t keylen);
+void bc_sm4_x86_crypt1(const uint32_t kpre[32], uint8_t dst[16], const uint8_t src[16]);
+void bc_sm4_x86_mac(const void *ctx, uint8_t st[16], const uint8_t *src, size_t nblocks);
+void bc_sm4_x86_cbc_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len);
+
+/* Every driver of one width, its dedicated operations passed in. */
+#define BC_SM4_X86_DRIVERS(id, impl, cprio, mprio, cpubits, gcmbits)                                  \
+	const struct bc_cipher_alg bc_sm4_##id = {                                                    \
+		.name = "sm4", .driver = "sm4-" impl, .priority = cprio, .cpu = cpubits,              \
+		.min_keysize = 16, .max_keysize = 16, .ctxsize = sizeof(struct bc_sm4_x86_key),       \
+		.setkey = bc_sm4_x86_setkey, .encrypt = sm4x_encrypt, .decrypt = sm4x_decrypt,        \
+		.mac = bc_sm4_x86_mac, .mac_many = sm4x_mac_many,                                     \
+	};                                                                                            \
+	const struct bc_skcipher_alg bc_ecb_sm4_##id = {                                              \
+		.name = "ecb(sm4)", .driver = "ecb-sm4-" impl, .priority = mprio, .cpu = cpubits,     \
+		.min_keysize = 16, .max_keysize = 16, .ivsize = 0, .blocksize = 16, .min_len = 0,     \
+		.len_align = 16, .ctxsize = sizeof(struct bc_sm4_x86_key),                            \
+		.setkey = bc_sm4_x86_skcipher_setkey, .encrypt = sm4x_ecb_encrypt,                    \
+		.decrypt = sm4x_ecb_decrypt,                                                          \
+	};                                                                                            \
+	const struct bc_skcipher_alg bc_cbc_sm4_##id = {                                              \
+		.name = "cbc(sm4)", .driver = "cbc-sm4-" impl, .priority = mprio, .cpu = cpubits,     \
+		.min_keysize = 16, .max_keysize = 16, .ivsize = 16, .blocksize = 16, .min_len = 0,    \
+		.len_align = 16, .ctxsize = sizeof(struct bc_sm4_x86_key),                            \
+		.setkey = bc_sm4_x86_skcipher_setkey, .encrypt = bc_sm4_x86_cbc_encrypt,              \
+		.decrypt = sm4x_cbc_decrypt,                                                          \
+	};                                                                                            \
+	const struct bc_skcipher_alg bc_ctr_sm4_##id = {                                              \
+		.name = "ctr(sm4)", .driver = "ctr-sm4-" impl, .priority = mprio, .cpu = cpubits,     \
+		.min_keysize = 16, .max_keysize = 16, .ivsize = 16, .blocksize = 1, .min_len = 0,     \
+		.len_align = 1, .ctxsize = sizeof(struct bc_sm4_x86_key),                             \
+		.setkey = bc_sm4_x86_skcipher_setkey, .encrypt = sm4x_ctr_crypt,                      \
+		.decrypt = sm4x_ctr_crypt,                                                            \
+	};                                                                                            \
+	const struct bc_skcipher_alg bc_xts_sm4_##id = {                                              \
+		.name = "xts(sm4)", .driver = "xts-sm4-" impl, .priority = mprio, .cpu = cpubits,     \
+		.min_keysize = 32, .max_keysize = 32, .ivsize = 16, .blocksize = 16, .min_len = 16,   \
+		.len_align = 1, .ctxsize = sizeof(struct bc_sm4_x86_xts_key),                         \
+		.setkey = bc_sm4_x86_xts_setkey, .encrypt = sm4x_xts_encrypt,                         \
+		.decrypt = sm4x_xts_decrypt,                                                          \
+	};                                                                                            \
+	const struct bc_aead_alg bc_gcm_sm4_##id = {                                                  \
+		.name = "gcm(sm4)", .driver = "gcm-sm4-" impl, .priority = mprio, .cpu = gcmbits,     \
+		.min_keysize = 16, .max_keysize = 16, .ivsize = 12, .maxauthsize = 16,                \
+		.ctxsize = sizeof(struct bc_sm4_x86_gcm_key), .setkey = bc_sm4_x86_gcm_setkey,        \
+		.encrypt = sm4x_gcm_encrypt, .decrypt = sm4x_gcm_decrypt,                             \
+	}
+
+#endif /* BC_SM4_X86_H */
+
+/* ==== the width-specific part, instantiated once per including file ==== */
+#if !defined(SM4X_BITS) || !defined(SM4X_TARGET)
+#error "define SM4X_BITS and SM4X_TARGET before including sm4_x86.h"
+#endif
+
+#define SM4X_FN static inline __attribute__((always_inline, target(SM4X_TARGET)))
+#define SM4X_API static __attribute__((target(SM4X_TARGET)))
+
+#if SM4X_BITS == 128
+typedef __m128i sm4v;
+#define SM4X_NB 4                 /* blocks per register of words */
+#define SM4V_C(...) _mm_setr_epi8(__VA_ARGS__)
+#define SM4V_XOR _mm_xor_si128
+#define SM4V_AND _mm_and_si128
+#define SM4V_SHUF _mm_shuffle_epi8
+#define SM4V_SLL32 _mm_slli_epi32
+#define SM4V_SRL32 _mm_srli_epi32
+#define SM4V_SET1 _mm_set1_epi32
+#define SM4V_ADD32 _mm_add_epi32
+#define SM4V_SUB32 _mm_sub_epi32
+#define SM4V_CMPGT32 _mm_cmpgt_epi32
+#define SM4V_CMPEQ32 _mm_cmpeq_epi32
+#define SM4V_UNPLO32 _mm_unpacklo_epi32
+#define SM4V_UNPHI32 _mm_unpackhi_epi32
+#define SM4V_UNPLO64 _mm_unpacklo_epi64
+#define SM4V_UNPHI64 _mm_unpackhi_epi64
+#define SM4V_LOAD(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
+#define SM4V_STORE(p, v) _mm_storeu_si128((__m128i *)(void *)(p), (v))
+/* Lane k of a register of words is block k. */
+#define SM4V_LANES() _mm_setr_epi32(0, 1, 2, 3)
+#define SM4V_AESLAST(x, k) _mm_aesenclast_si128((x), (k))
+#define SM4V_GHASH bc_ghash_x86_blocks
+#else
+typedef __m256i sm4v;
+#define SM4X_NB 8
+#define SM4V_C(...) _mm256_broadcastsi128_si256(_mm_setr_epi8(__VA_ARGS__))
+#define SM4V_XOR _mm256_xor_si256
+#define SM4V_AND _mm256_and_si256
+#define SM4V_SHUF _mm256_shuffle_epi8
+#define SM4V_SLL32 _mm256_slli_epi32
+#define SM4V_SRL32 _mm256_srli_epi32
+#define SM4V_SET1 _mm256_set1_epi32
+#define SM4V_ADD32 _mm256_add_epi32
+#define SM4V_SUB32 _mm256_sub_epi32
+#define SM4V_CMPGT32 _mm256_cmpgt_epi32
+#define SM4V_CMPEQ32 _mm256_cmpeq_epi32
+#define SM4V_UNPLO32 _mm256_unpacklo_epi32
+#define SM4V_UNPHI32 _mm256_unpackhi_epi32
+#define SM4V_UNPLO64 _mm256_unpacklo_epi64
+#define SM4V_UNPHI64 _mm256_unpackhi_epi64
+#define SM4V_LOAD(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
+#define SM4V_STORE(p, v) _mm256_storeu_si256((__m256i *)(void *)(p), (v))
+/* A register of blocks holds two consecutive blocks and the transposition
+ * works within 128-bit lanes, so lane k of the low half is block 2k and of
+ * the high half block 2k + 1. */
+#define SM4V_LANES() _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7)
+#if SM4X_VAES
+#define SM4V_AESLAST(x, k) _mm256_aesenclast_epi128((x), (k))
+#define SM4V_GHASH bc_ghash_x86_blocks256
+#else
+/* Without VAES the two halves take one AESENCLAST each. */
+SM4X_FN __m256i sm4x_aeslast2(__m256i x, __m256i k)
+{
+	__m128i k0 = _mm256_castsi256_si128(k);
+	return _mm256_set_m128i(_mm_aesenclast_si128(_mm256_extracti128_si256(x, 1), k0),
+	                        _mm_aesenclast_si128(_mm256_castsi256_si128(x), k0));
+}
+#define SM4V_AESLAST sm4x_aeslast2
+#define SM4V_GHASH bc_ghash_x86_blocks
+#endif
+#endif
+
+/* Up to 8 groups of 4 registers per pass: a round is a chain of some 22
+ * cycles of latency but only 6 to 7 of throughput (the shuffles and shifts
+ * share two pipes), so many independent chains keep those pipes busy. */
+#define SM4X_G 8
+#define SM4X_CHUNK (SM4X_G * SM4X_NB)
+#define SM4X_BPR (SM4X_NB / 4)    /* blocks per register of blocks */
+
+/* ---- the round ---------------------------------------------------------------------
+ * T(y) = L(S(y)) in every 32-bit lane, L(B) = B ^ B<<<2 ^ B<<<10 ^ B<<<18 ^ B<<<24
+ * = B ^ B<<<24 ^ (B ^ B<<<8 ^ B<<<16)<<<2: the byte rotations are PSHUFBs that
+ * also undo ShiftRows, the 2-bit one two shifts. */
+#define SM4X_NIBBLES SM4V_C(15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15)
+
+/* The S-box on every byte, the result in ShiftRows order (which is no order
+ * at all when every 32-bit lane holds the same word). */
+SM4X_FN sm4v sm4x_sbox(sm4v y)
+{
+	const sm4v m = SM4X_NIBBLES;
+	sm4v a = SM4V_XOR(SM4V_SHUF(SM4V_C(SM4X_PRE_LO), SM4V_AND(y, m)),
+	                  SM4V_SHUF(SM4V_C(SM4X_PRE_HI), SM4V_AND(SM4V_SRL32(y, 4), m)));
+
+	/* The round key is the nibble mask already in a register (post_lo is
+	 * indexed accordingly); a zero would cost one more register. */
+	a = SM4V_AESLAST(a, m);
+	return SM4V_XOR(SM4V_SHUF(SM4V_C(SM4X_POST_LO), SM4V_AND(a, m)),
+	                SM4V_SHUF(SM4V_C(SM4X_POST_HI), SM4V_AND(SM4V_SRL32(a, 4), m)));
+}
+
+/* L(a) with a the S-box output in ShiftRows order. */
+SM4X_FN sm4v sm4x_l(sm4v a)
+{
+	sm4v b = SM4V_SHUF(a, SM4V_C(SM4X_ISR0));
+	sm4v t = SM4V_XOR(SM4V_XOR(b, SM4V_SHUF(a, SM4V_C(SM4X_ISR8))), SM4V_SHUF(a, SM4V_C(SM4X_ISR16)));
+	return SM4V_XOR(SM4V_XOR(b, SM4V_SHUF(a, SM4V_C(SM4X_ISR24))),
+	                SM4V_XOR(SM4V_SLL32(t, 2), SM4V_SRL32(t, 30)));
+}
+
+/* The 32 rounds on G groups of four registers of words. A round is a chain
+ * of some 22 cycles of latency but only about 7 of throughput, so the groups'
+ * independent chains are interleaved step by step: the out-of-order window
+ * then always holds work of every group. The newest word is XORed in last. */
+SM4X_FN void sm4x_rounds(const uint32_t *rk, sm4v xm[][4], int G)
+{
+	/* A local copy: __m128i/__m256i may alias anything, so working through
+	 * the pointer would tie every round to memory. */
+	sm4v x[8][4];
+
+#pragma GCC unroll 8
+	for (int g = 0; g < G; g++)
+		for (int j = 0; j < 4; j++)
+			x[g][j] = xm[g][j];
+	for (int r = 0; r < 32; r += 4) {
+#pragma GCC unroll 4
+		for (int j = 0; j < 4; j++) {
+			sm4v k = SM4V_SET1((int)rk[r + j]), a[8];
+#pragma GCC unroll 8
+			for (int g = 0; g < G; g++)
+				a[g] = SM4V_XOR(SM4V_XOR(SM4V_XOR(x[g][(j + 1) & 3], x[g][(j + 2) & 3]), k), x[g][(j + 3) & 3]);
+#pragma GCC unroll 8
+			for (int g = 0; g < G; g++)
+				a[g] = sm4x_sbox(a[g]);
+#pragma GCC unroll 8
+			for (int g = 0; g < G; g++)
+				x[g][j] = SM4V_XOR(x[g][j], sm4x_l(a[g]));
+		}
+	}
+#pragma GCC unroll 8
+	for (int g = 0; g < G; g++)
+		for (int j = 0; j < 4; j++)
+			xm[g][j] = x[g][j];
+}
+
+/* Four registers of blocks <-> four registers of words (each word an integer):
+ * a byte swap and a 4x4 transposition of 32-bit elements within each lane. */
+SM4X_FN void sm4x_transpose(sm4v x[4], sm4v a0, sm4v a1, sm4v a2, sm4v a3)
+{
+	sm4v t0 = SM4V_UNPLO32(a0, a1), t1 = SM4V_UNPHI32(a0, a1);
+	sm4v t2 = SM4V_UNPLO32(a2, a3), t3 = SM4V_UNPHI32(a2, a3);
+
+	x[0] = SM4V_UNPLO64(t0, t2);
+	x[1] = SM4V_UNPHI64(t0, t2);
+	x[2] = SM4V_UNPLO64(t1, t3);
+	x[3] = SM4V_UNPHI64(t1, t3);
+}
+
+SM4X_FN void sm4x_to_words(sm4v x[4])
+{
+	const sm4v bs = SM4V_C(SM4X_BSWAP32);
+	sm4x_transpose(x, SM4V_SHUF(x[0], bs), SM4V_SHUF(x[1], bs), SM4V_SHUF(x[2], bs), SM4V_SHUF(x[3], bs));
+}
+
+/* The output block is (X35, X34, X33, X32): the words in reverse order. */
+SM4X_FN void sm4x_from_words(sm4v x[4])
+{
+	const sm4v bs = SM4V_C(SM4X_BSWAP32);
+	sm4x_transpose(x, x[3], x[2], x[1], x[0]);
+	for (int j = 0; j < 4; j++)
+		x[j] = SM4V_SHUF(x[j], bs);
+}
+
+/* The rounds for ng (1..SM4X_G) groups: one instantiation per count, shared
+ * by every mode, so a short tail costs the latency of one pass, not one per group. */
+SM4X_API void sm4x_rounds_ng(const uint32_t *rk, sm4v x[][4], unsigned ng)
+{
+	switch (ng) {
+	case 1: sm4x_rounds(rk, x, 1); break;
+	case 2: sm4x_rounds(rk, x, 2); break;
+	case 3: sm4x_rounds(rk, x, 3); break;
+	case 4: sm4x_rounds(rk, x, 4); break;
+	case 5: sm4x_rounds(rk, x, 5); break;
+	case 6: sm4x_rounds(rk, x, 6); break;
+	case 7: sm4x_rounds(rk, x, 7); break;
+	default: sm4x_rounds(rk, x, 8); break;
+	}
+}
+
+SM4X_FN void sm4x_from_words_ng(sm4v x[][4], unsigned ng)
+{
+	for (unsigned g = 0; g < ng; g++)
+		sm4x_from_words(x[g]);
+}
+
+/* ng groups of registers of blocks through the cipher, in place. */
+SM4X_FN void sm4x_crypt_ng(const uint32_t *rk, sm4v b[][4], unsigned ng)
+{
+	for (unsigned g = 0; g < ng; g++)
+		sm4x_to_words(b[g]);
+	sm4x_rounds_ng(rk, b, ng);
+	sm4x_from_words_ng(b, ng);
+}
+
+/* len bytes (at most one pass) into registers of blocks; a last partial
+ * group comes zero-padded through pad, so nothing past src is read.
+ * Returns the number of groups. */
+SM4X_FN unsigned sm4x_load(sm4v b[][4], const uint8_t *src, size_t len, uint8_t *pad)
+{
+	unsigned full = (unsigned)(len / (16 * SM4X_NB)), ng = (unsigned)((len + 16 * SM4X_NB - 1) / (16 * SM4X_NB));
+
+	for (unsigned i = 0; i < 4 * full; i++)
+		b[i / 4][i % 4] = SM4V_LOAD(src + 16 * SM4X_BPR * i);
+	if (ng > full) {
+		memset(pad, 0, 16 * SM4X_NB);
+		memcpy(pad, src + 16 * SM4X_NB * full, len - 16 * SM4X_NB * full);
+		for (unsigned j = 0; j < 4; j++)
+			b[full][j] = SM4V_LOAD(pad + 16 * SM4X_BPR * j);
+	}
+	return ng;
+}
+
+/* The first len bytes of the registers to dst, nothing past dst + len written. */
+SM4X_FN void sm4x_store(uint8_t *dst, sm4v b[][4], size_t len, uint8_t *pad)
+{
+	unsigned full = (unsigned)(len / (16 * SM4X_NB));
+
+	for (unsigned i = 0; i < 4 * full; i++)
+		SM4V_STORE(dst + 16 * SM4X_BPR * i, b[i / 4][i % 4]);
+	if (len > 16 * SM4X_NB * full) {
+		for (unsigned j = 0; j < 4; j++)
+			SM4V_STORE(pad + 16 * SM4X_BPR * j, b[full][j]);
+		memcpy(dst + 16 * SM4X_NB * full, pad, len - 16 * SM4X_NB * full);
+	}
+}
+
+#define SM4X_PASS (16 * SM4X_CHUNK)   /* bytes per pass, at most */
+
+/* The next pass of left bytes: the passes share the length evenly (in whole
+ * groups), so a tail is not left to run with few chains: with 256-bit
+ * registers 89 blocks go as 48 + 41, not 64 + 25. */
+static inline size_t sm4x_pass_len(size_t left)
+{
+	size_t passes = (left + SM4X_PASS - 1) / SM4X_PASS;
+	size_t m = (left + passes - 1) / passes;
+
+	m = (m + 16 * SM4X_NB - 1) & ~(size_t)(16 * SM4X_NB - 1);
+	return m < left ? m : left;
+}
+
+/* ---- ECB (and the cipher's multi-block encrypt/decrypt) ------------------------------ */
+SM4X_API void sm4x_ecb(const struct bc_sm4_x86_key *k, int dec, uint8_t *dst, const uint8_t *src, size_t nblocks)
+{
+	const uint32_t *rk = dec ? k->dec : k->enc;
+	sm4v b[SM4X_G][4];
+	uint8_t pad[16 * SM4X_NB];
+	size_t len = 16 * nblocks;
+
+	if (nblocks == 1) {
+		bc_sm4_x86_crypt1(dec ? k->dec_pre : k->enc_pre, dst, src);
+		return;
+	}
+	for (; len; ) {
+		size_t m = sm4x_pass_len(len);
+
+		sm4x_crypt_ng(rk, b, sm4x_load(b, src, m, pad));
+		sm4x_store(dst, b, m, pad);
+		src += m;
+		dst += m;
+		len -= m;
+	}
+	if (nblocks % SM4X_NB)
+		bc_wipe(pad, sizeof(pad));
+}
+
+static void sm4x_encrypt(const void *ctx, uint8_t *dst, const uint8_t *src, size_t nblocks)
+{
+	sm4x_ecb(ctx, 0, dst, src, nblocks);
+}
+
+static void sm4x_decrypt(const void *ctx, uint8_t *dst, const uint8_t *src, size_t nblocks)
+{
+	sm4x_ecb(ctx, 1, dst, src, nblocks);
+}
+
+static void sm4x_ecb_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+{
+	(void)iv;
+	sm4x_ecb(ctx, 0, dst, src, len / 16);
+}
+
+static void sm4x_ecb_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+{
+	(void)iv;
+	sm4x_ecb(ctx, 1, dst, src, len / 16);
+}
+
+/* ---- CBC decryption: parallel ---------------------------------------------------------
+ * Each block's predecessor comes from the ciphertext registers themselves
+ * (shifted by one block), and the chaining value is read before anything is
+ * written, so dst == src works. */
+SM4X_API void sm4x_cbc_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+{
+	const uint32_t *rk = ((const struct bc_sm4_x86_key *)ctx)->dec;
+	__m128i prev = _mm_loadu_si128((const __m128i *)(void *)iv);
+	sm4v b[SM4X_G][4], p[SM4X_G][4];
+	uint8_t pad[16 * SM4X_NB];
+
+	for (size_t left = len; left; ) {
+		size_t m = sm4x_pass_len(left);
+		unsigned ng = sm4x_load(b, src, m, pad);
+		__m128i last = _mm_loadu_si128((const __m128i *)(const void *)(src + m - 16));
+
+		for (unsigned i = 0; i < 4 * ng; i++) {
+#if SM4X_BITS == 128
+			p[i / 4][i % 4] = i ? b[(i - 1) / 4][(i - 1) % 4] : prev;
+#else
+			p[i / 4][i % 4] = i ? _mm256_permute2x128_si256(b[(i - 1) / 4][(i - 1) % 4], b[i / 4][i % 4], 0x21)
+			                    : _mm256_permute2x128_si256(_mm256_castsi128_si256(prev), b[0][0], 0x20);
+#endif
+		}
+		sm4x_crypt_ng(rk, b, ng);
+		for (unsigned i = 0; i < 4 * ng; i++)
+			b[i / 4][i % 4] = SM4V_XOR(b[i / 4][i % 4], p[i / 4][i % 4]);
+		sm4x_store(dst, b, m, pad);
+		prev = last;
+		src += m;
+		dst += m;
+		left -= m;
+	}
+	_mm_storeu_si128((__m128i *)(void *)iv, prev);
+	if ((len / 16) % SM4X_NB)
+		bc_wipe(pad, sizeof(pad));
+}
+
+/* ---- CTR: the whole block is a 128-bit big-endian counter ----------------------------
+ * Counter blocks (w0:w1:w2:w3) + 0 .. 4*ng*BPR-1 straight into registers of
+ * words: a lane add on word 3 and the carries rippled up with compares,
+ * without a branch: inside gcm_base the counter derives from GHASH_H(IV), so
+ * even its wrap-around must not steer the code. */
+SM4X_FN void sm4x_ctr_words(sm4v x[][4], uint64_t hi, uint64_t lo, unsigned ng)
+{
+	const sm4v top = SM4V_SET1(INT32_MIN), zero = SM4V_SET1(0);
+	const sm4v w0 = SM4V_SET1((int)(uint32_t)(hi >> 32)), w1 = SM4V_SET1((int)(uint32_t)hi);
+	const sm4v w2 = SM4V_SET1((int)(uint32_t)(lo >> 32)), w3 = SM4V_SET1((int)(uint32_t)lo);
+
+	for (unsigned g = 0; g < ng; g++) {
+		sm4v x3 = SM4V_ADD32(w3, SM4V_ADD32(SM4V_SET1((int)(g * SM4X_NB)), SM4V_LANES()));
+		/* all-ones where the 32-bit add wrapped (an unsigned compare) */
+		sm4v c = SM4V_CMPGT32(SM4V_XOR(w3, top), SM4V_XOR(x3, top));
+		sm4v x2 = SM4V_SUB32(w2, c);
+
+		c = SM4V_AND(c, SM4V_CMPEQ32(x2, zero));
+		sm4v x1 = SM4V_SUB32(w1, c);
+
+		c = SM4V_AND(c, SM4V_CMPEQ32(x1, zero));
+		x[g][0] = SM4V_SUB32(w0, c);
+		x[g][1] = x1;
+		x[g][2] = x2;
+		x[g][3] = x3;
+	}
+}
+
+/* dst = src ^ keystream in registers, for m bytes. */
+SM4X_FN void sm4x_xor_out(uint8_t *dst, const uint8_t *src, sm4v x[][4], size_t m, uint8_t *pad)
+{
+	sm4v d[SM4X_G][4];
+	unsigned ng = sm4x_load(d, src, m, pad);
+
+	for (unsigned i = 0; i < 4 * ng; i++)
+		d[i / 4][i % 4] = SM4V_XOR(d[i / 4][i % 4], x[i / 4][i % 4]);
+	sm4x_store(dst, d, m, pad);
+}
+
+SM4X_API void sm4x_ctr_crypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+{
+	const struct bc_sm4_x86_key *k = ctx;
+	const uint32_t *rk = k->enc;
+	uint64_t hi, lo, n = 0;
+	sm4v x[SM4X_G][4];
+	uint8_t pad[16 * SM4X_NB];
+
+	bc_x86_ctr_load(iv, &hi, &lo);
+	if (len && len <= 16) {
+		_mm_storeu_si128((__m128i *)(void *)pad, bc_x86_ctr_block(hi, lo, 0));
+		bc_sm4_x86_crypt1(k->enc_pre, pad, pad);
+		bc_xor(dst, src, pad, len);
+		bc_wipe(pad, 16);
+		bc_x86_ctr_store(iv, hi, lo, 1);
+		return;
+	}
+	for (size_t left = len; left; ) {
+		size_t m = sm4x_pass_len(left);
+		unsigned ng = (unsigned)((m + 16 * SM4X_NB - 1) / (16 * SM4X_NB));
+
+		sm4x_ctr_words(x, hi + (lo + n < lo), lo + n, ng);
+		sm4x_rounds_ng(rk, x, ng);
+		sm4x_from_words_ng(x, ng);
+		sm4x_xor_out(dst, src, x, m, pad);
+		n += (m + 15) / 16;
+		src += m;
+		dst += m;
+		left -= m;
+	}
+	bc_x86_ctr_store(iv, hi, lo, n);
+	if (len % (16 * SM4X_NB))
+		bc_wipe(pad, sizeof(pad));
+}
+
+/* ---- XTS: tweaks in registers, ciphertext stealing at the end --------------------------
+ * The tweaks of the next SM4X_BPR blocks in one register; t advances past them. */
+SM4X_FN sm4v sm4x_tweaks(__m128i *t, __m128i mask)
+{
+#if SM4X_BITS == 128
+	sm4v r = *t;
+
+	*t = bc_x86_xts_mul_x(*t, mask);
+	return r;
+#else
+	__m128i t1 = bc_x86_xts_mul_x(*t, mask);
+	sm4v r = _mm256_set_m128i(t1, *t);
+
+	*t = bc_x86_xts_mul_x(t1, mask);
+	return r;
+#endif
+}
+
+/* One block: dst = E(src ^ t) ^ t (or D). */
+SM4X_FN void sm4x_xts_one(const uint32_t *kpre, uint8_t *dst, const uint8_t *src, __m128i t)
+{
+	uint8_t b[16];
+
+	_mm_storeu_si128((__m128i *)(void *)b, _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)src), t));
+	bc_sm4_x86_crypt1(kpre, b, b);
+	_mm_storeu_si128((__m128i *)(void *)dst, _mm_xor_si128(_mm_loadu_si128((const __m128i *)(void *)b), t));
+	bc_wipe(b, sizeof(b));
+}
+
+/*
+ * len = 16m + r, m >= 1. With r = 0 all m blocks are ordinary. Otherwise
+ * (IEEE 1619 5.3.2, 5.4.2) block m-1 and the partial block m are stolen:
+ * encryption makes CC from block m-1 with T_{m-1} as usual, outputs its first
+ * r bytes as the partial block and encrypts P_m || CC[r..] with T_m as block
+ * m-1; decryption undoes block m-1 with T_m first, then the rebuilt block with
+ * T_{m-1}. So the ordinary passes take block m-1 along (with T_m when
+ * decrypting: the last two tweaks swap), and only the stolen block is left
+ * for one more single block.
+ */
+SM4X_FN void sm4x_xts(const struct bc_sm4_x86_xts_key *key, int enc, const uint8_t *iv,
+                      const uint8_t *src, uint8_t *dst, size_t len)
+{
+	const uint32_t *rk = enc ? key->k1.enc : key->k1.dec, *kpre = enc ? key->k1.enc_pre : key->k1.dec_pre;
+	const __m128i mask = bc_x86_xts_mask();
+	const size_t r = len % 16, whole = len - r;
+	sm4v b[SM4X_G][4], tw[SM4X_G][4];
+	uint8_t pad[16 * SM4X_NB];
+
+	bc_sm4_x86_crypt1(key->k2.enc_pre, pad, iv);
+	__m128i t = _mm_loadu_si128((const __m128i *)(void *)pad), ta = t, tb = t;
+
+	if (whole == 16) {
+		ta = t;
+		tb = bc_x86_xts_mul_x(t, mask);
+		sm4x_xts_one(kpre, dst, src, r && !enc ? tb : ta);
+	}
+	for (size_t left = whole == 16 ? 0 : whole; left; ) {
+		size_t m = sm4x_pass_len(left);
+		unsigned ng = sm4x_load(b, src, m, pad);
+
+		for (unsigned i = 0; i < 4 * ng; i++)
+			tw[i / 4][i % 4] = sm4x_tweaks(&t, mask);
+		if (m == left && r) {
+			/* T_{m-1}, T_m of the stolen pair; decryption swaps them in. */
+			uint8_t tt[16 * SM4X_NB];
+			size_t last = m / 16 - 1;
+
+			for (unsigned j = 0; j < 4; j++)
+				SM4V_STORE(tt + 16 * SM4X_BPR * j, tw[ng - 1][j]);
+			last %= SM4X_NB;
+			ta = _mm_loadu_si128((const __m128i *)(void *)(tt + 16 * last));
+			tb = _mm_loadu_si128((const __m128i *)(void *)(tt + 16 * last + 16));
+			if (last == SM4X_NB - 1)
+				tb = t;
+			if (!enc) {
+				_mm_storeu_si128((__m128i *)(void *)(tt + 16 * last), tb);
+				for (unsigned j = 0; j < 4; j++)
+					tw[ng - 1][j] = SM4V_LOAD(tt + 16 * SM4X_BPR * j);
+			}
+			bc_wipe(tt, sizeof(tt));
+		}
+		for (unsigned i = 0; i < 4 * ng; i++)
+			b[i / 4][i % 4] = SM4V_XOR(b[i / 4][i % 4], tw[i / 4][i % 4]);
+		sm4x_crypt_ng(rk, b, ng);
+		for (unsigned i = 0; i < 4 * ng; i++)
+			b[i / 4][i % 4] = SM4V_XOR(b[i / 4][i % 4], tw[i / 4][i % 4]);
+		sm4x_store(dst, b, m, pad);
+		src += m;
+		dst += m;
+		left -= m;
+	}
+	if (whole == 16) {
+		src += 16;
+		dst += 16;
+	}
+	if (r) {
+		/* dst - 16 holds CC (or PP); the stolen block takes the r bytes of
+		 * block m and the rest of CC, and goes into block m-1's place. */
+		uint8_t part[16];
+
+		memcpy(part, src, r);
+		memcpy(part + r, dst - 16 + r, 16 - r);
+		memcpy(dst, dst - 16, r);
+		sm4x_xts_one(kpre, dst - 16, part, enc ? tb : ta);
+		bc_wipe(part, sizeof(part));
+	}
+	bc_wipe(pad, sizeof(pad));
+}
+
+SM4X_API void sm4x_xts_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+{
+	sm4x_xts(ctx, 1, iv, src, dst, len);
+}
+
+SM4X_API void sm4x_xts_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+{
+	sm4x_xts(ctx, 0, iv, src, dst, len);
+}
+
+/* ---- up to 8 CBC-MAC chains at once (bc_shash_digest_many) ---------------------------
+ * One chain per block slot of 8, the states kept in registers from block to
+ * block; missing chains run on zeros. */
+SM4X_API void sm4x_mac_many(const void *ctx, unsigned n, uint8_t (*st)[16], const uint8_t *const src[], size_t nblocks)
+{
+	enum { GM = 8 / SM4X_NB };
+	static const uint8_t zero[16];
+	const uint32_t *rk = ((const struct bc_sm4_x86_key *)ctx)->enc;
+	const uint8_t *p[8];
+	size_t step[8];
+	uint8_t buf[8 * 16] = { 0 };
+	sm4v b[GM][4];
+
+	for (unsigned c = 0; c < 8; c++) {
+		p[c] = c < n ? src[c] : zero;
+		step[c] = c < n ? 16 : 0;
+	}
+	memcpy(buf, st, 16 * (size_t)n);
+	for (int j = 0; j < 4 * GM; j++)
+		b[j / 4][j % 4] = SM4V_LOAD(buf + 16 * SM4X_BPR * j);
+	for (size_t i = 0; i < nblocks; i++) {
+#pragma GCC unroll 8
+		for (int j = 0; j < 4 * GM; j++) {
+#if SM4X_BITS == 128
+			sm4v m = SM4V_LOAD(p[j]);
+#else
+			sm4v m = _mm256_set_m128i(_mm_loadu_si128((const __m128i *)(const void *)p[2 * j + 1]),
+			                          _mm_loadu_si128((const __m128i *)(const void *)p[2 * j]));
+#endif
+			b[j / 4][j % 4] = SM4V_XOR(b[j / 4][j % 4], m);
+		}
+		for (unsigned c = 0; c < 8; c++)
+			p[c] += step[c];
+		sm4x_crypt_ng(rk, b, GM);
+	}
+	for (int j = 0; j < 4 * GM; j++)
+		SM4V_STORE(buf + 16 * SM4X_BPR * j, b[j / 4][j % 4]);
+	memcpy(st, buf, 16 * (size_t)n);
+	bc_wipe(buf, sizeof(buf));
+}
+
+/* ---- GCM: SM4-CTR (inc32 on the last word) fused with GHASH --------------------------
+ * GHASH of one pass of m bytes of ciphertext. The last pass's partial block
+ * (or all of a short last pass) goes with the length block into one group. */
+SM4X_FN __m128i sm4x_gcm_hash(const struct bc_ghash_x86_key *gh, __m128i acc, const uint8_t *ct, size_t m,
+                              int last, size_t adlen, size_t len)
+{
+	size_t bulk = !last ? m : m < 256 ? 0 : m & ~(size_t)15;
+
+	acc = SM4V_GHASH(gh, acc, ct, bulk / 16);
+	return last ? bc_gcm_x86_final(gh, acc, ct + bulk, m - bulk, adlen, len) : acc;
+}
+
+/* The whole of GCM but the tag: returns the final GHASH S (reflected) and
+ * E(J0) in *ej0. Each pass's keystream comes from counter words w[0..2] and
+ * c + lane, which wraps modulo 2^32 exactly as inc32 does. Decryption hashes
+ * each pass's ciphertext before overwriting it (dst may be src). */
+SM4X_FN __m128i sm4x_gcm(const struct bc_sm4_x86_gcm_key *key, int enc, const uint8_t *iv, size_t ivlen,
+                         const uint8_t *ad, size_t adlen, const uint8_t *src, uint8_t *dst, size_t len,
+                         __m128i *ej0)
+{
+	const uint32_t *rk = key->k.enc;
+	struct bc_gcm_x86_state st;
+	sm4v x[SM4X_G][4];
+	uint8_t pad[16 * SM4X_NB];
+
+	bc_gcm_x86_start(&key->gh, &st, iv, ivlen, ad, adlen);
+	_mm_storeu_si128((__m128i *)(void *)pad, st.j0);
+	bc_sm4_x86_crypt1(key->k.enc_pre, pad, pad);
+	*ej0 = _mm_loadu_si128((const __m128i *)(void *)pad);
+
+	/* st.ctr is reflected: its lanes 3..0 are the counter block's words 0..3. */
+	const sm4v w0 = SM4V_SET1(_mm_extract_epi32(st.ctr, 3)), w1 = SM4V_SET1(_mm_extract_epi32(st.ctr, 2)),
+	           w2 = SM4V_SET1(_mm_extract_epi32(st.ctr, 1));
+	uint32_t c = (uint32_t)_mm_extract_epi32(st.ctr, 0);
+	__m128i acc = st.acc;
+
+	for (size_t left = len; left; ) {
+		size_t m = sm4x_pass_len(left);
+		unsigned ng = (unsigned)((m + 16 * SM4X_NB - 1) / (16 * SM4X_NB));
+		const sm4v cv = SM4V_SET1((int)c);
+
+		if (!enc)
+			acc = sm4x_gcm_hash(&key->gh, acc, src, m, m == left, adlen, len);
+		for (unsigned g = 0; g < ng; g++) {
+			x[g][0] = w0;
+			x[g][1] = w1;
+			x[g][2] = w2;
+			/* c only in a register: kept out of the loop's scalar arithmetic,
+			 * a counter derived from GHASH_H(IV) never meets a branch */
+			x[g][3] = SM4V_ADD32(cv, SM4V_ADD32(SM4V_SET1((int)(g * SM4X_NB)), SM4V_LANES()));
+		}
+		sm4x_rounds_ng(rk, x, ng);
+		sm4x_from_words_ng(x, ng);
+		sm4x_xor_out(dst, src, x, m, pad);
+		if (enc)
+			acc = sm4x_gcm_hash(&key->gh, acc, dst, m, m == left, adlen, len);
+		c += (uint32_t)(m / 16);
+		src += m;
+		dst += m;
+		left -= m;
+	}
+	if (!len)
+		acc = bc_gcm_x86_final(&key->gh, acc, src, 0, adlen, 0);
+	bc_wipe(pad, sizeof(pad));
+	return acc;
+}
+
+SM4X_API void sm4x_gcm_encrypt(const void *ctx, const uint8_t *iv, size_t ivlen, const uint8_t *ad, size_t adlen,
+                               const uint8_t *src, uint8_t *dst, size_t len, uint8_t *tag, size_t taglen)
+{
+	__m128i ej0, s = sm4x_gcm(ctx, 1, iv, ivlen, ad, adlen, src, dst, len, &ej0);
+
+	bc_gcm_x86_tag(s, ej0, tag, taglen);
+}
+
+SM4X_API int sm4x_gcm_decrypt(const void *ctx, const uint8_t *iv, size_t ivlen, const uint8_t *ad, size_t adlen,
+                              const uint8_t *src, uint8_t *dst, size_t len, const uint8_t *tag, size_t taglen)
+{
+	__m128i ej0, s = sm4x_gcm(ctx, 0, iv, ivlen, ad, adlen, src, dst, len, &ej0);
+
+	return bc_gcm_x86_verify(s, ej0, tag, taglen, dst, len);
+}
