@@ -205,7 +205,7 @@ BC_X86_INLINE BC_X86_AES void aesni_xts_blocks(const struct bc_aes_x86_xts_ctx *
 /* PSHUFB controls for byte shifts by a public amount s (0..16): 16 + s
  * shifts a block down by s bytes, 16 - s up by s; 0x80 bytes give zeroes,
  * and their top bit also serves as a PBLENDVB selector. */
-static const uint8_t xts_shift[48] = {
+const uint8_t bc_aes_x86_xts_shift[48] = {
 	0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
 	0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
 	0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
@@ -226,7 +226,8 @@ static const uint8_t xts_shift[48] = {
 BC_X86_INLINE BC_X86_AES void aesni_xts_steal(const struct bc_aes_x86_xts_ctx *c, __m128i t, __m128i end,
                                               uint8_t *dst, size_t rest, int enc)
 {
-	const __m128i down = bc_aes_x86_load(xts_shift + 32 - rest), up = bc_aes_x86_load(xts_shift + rest);
+	const __m128i down = bc_aes_x86_load(bc_aes_x86_xts_shift + 32 - rest),
+	              up = bc_aes_x86_load(bc_aes_x86_xts_shift + rest);
 	__m128i head = bc_aes_x86_load(dst), x;
 
 	x = _mm_blendv_epi8(_mm_shuffle_epi8(end, down), head, down);
@@ -254,26 +255,14 @@ BC_X86_INLINE BC_X86_AES void aesni_xts(const struct bc_aes_x86_xts_ctx *c, __m1
 		aesni_xts_steal(c, t, end, dst + 16 * (whole - 1), rest, enc);
 }
 
-BC_X86_AES void bc_aes_x86_xts_enc_from(const struct bc_aes_x86_xts_ctx *c, const uint8_t tweak[16],
-                                        const uint8_t *src, uint8_t *dst, size_t len)
-{
-	aesni_xts(c, bc_aes_x86_load(tweak), src, dst, len, 1);
-}
-
-BC_X86_AES void bc_aes_x86_xts_dec_from(const struct bc_aes_x86_xts_ctx *c, const uint8_t tweak[16],
-                                        const uint8_t *src, uint8_t *dst, size_t len)
-{
-	aesni_xts(c, bc_aes_x86_load(tweak), src, dst, len, 0);
-}
-
-BC_X86_AES void bc_aes_x86_xts_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+static BC_X86_AES void aesni_xts_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
 	const struct bc_aes_x86_xts_ctx *c = ctx;
 
 	aesni_xts(c, bc_aes_x86_enc1(&c->k2, bc_aes_x86_load(iv)), src, dst, len, 1);
 }
 
-BC_X86_AES void bc_aes_x86_xts_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+static BC_X86_AES void aesni_xts_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
 	const struct bc_aes_x86_xts_ctx *c = ctx;
 
@@ -307,5 +296,5 @@ const struct bc_skcipher_alg bc_xts_aes_aesni = {
 	.name = "xts(aes)", .driver = "xts-aes-aesni", .priority = 400, .cpu = BC_CPU_AESNI,
 	.min_keysize = 32, .max_keysize = 64, .ivsize = 16, .blocksize = 16, .min_len = 16, .len_align = 1,
 	.ctxsize = sizeof(struct bc_aes_x86_xts_ctx), .setkey = bc_aes_x86_xts_setkey,
-	.encrypt = bc_aes_x86_xts_encrypt, .decrypt = bc_aes_x86_xts_decrypt,
+	.encrypt = aesni_xts_encrypt, .decrypt = aesni_xts_decrypt,
 };

@@ -1,4 +1,4 @@
-/* blockcrypt x86-64: ecb, cbc, ctr and xts over AES with VAES+AVX2, sixteen blocks in flight (ecb-aes-vaes-avx2, ...).
+/* blockcrypt x86-64: ecb, cbc, ctr and xts over AES with VAES+AVX2, 16 or 24 blocks in flight (ecb-aes-vaes-avx2, ...).
  * NIST SP 800-38A (ECB, CBC, CTR), IEEE 1619-2018 / NIST SP 800-38E (XTS with ciphertext stealing). */
 #include "aes_x86.h"
 #include "drivers.h"
@@ -7,9 +7,10 @@
  * their tweaks and a round key in flight, so it keeps the AES-NI drivers. */
 #if defined(__x86_64__)
 
-/* Each loop here takes 16 blocks (8 ymm registers of two blocks) at a time
- * and hands what is left, fewer than 16 blocks plus any partial block, to
- * the AES-NI code, which does it eight blocks at a time. */
+/* The ecb, cbc and ctr loops take 16 blocks (8 ymm registers of two
+ * blocks) at a time and hand what is left, fewer than 16 blocks plus any
+ * partial block, to the AES-NI code, which does it eight blocks at a time.
+ * xts does everything itself (below). */
 #define VAES_BATCH 256
 
 /* ---- ecb ----------------------------------------------------------------------------- */
@@ -145,115 +146,388 @@ static BC_X86_VAES void vaes_ctr_crypt(const void *ctx, uint8_t *iv, const uint8
 
 /* ---- xts ----------------------------------------------------------------------------- */
 
-/* Register i holds the tweaks of blocks 2i and 2i+1 of a batch; a batch
- * later each lane has moved on by 16 blocks: one multiplication by x^16 per
- * lane, no chain between registers.
- *
- * Sixteen blocks in flight fill all sixteen ymm registers with the state
- * and the tweaks, which would leave the compiler to spill whatever it likes
- * (tweaks XORed with round keys included) to stack slots nobody wipes. So
- * the tweaks live in an explicit buffer the function wipes: tw[i] the raw
- * tweak (for the next step), tw[8 + i] the tweak XORed with the last round
- * key, which AESENCLAST/AESDECLAST then takes straight from memory (the
- * output whitening for free). The first round key is XORed in on the way
- * in the same way. The buffer pointer is made opaque between the writes and
- * the reads so the compiler must keep them in memory. */
-BC_X86_INLINE BC_X86_VAES_VPCLMUL __m256i vaes_xts_next(__m256i *tw, const uint8_t *src, const uint8_t (*rk)[16],
-                                                        const unsigned nr, __m256i poly)
-{
-	__m256i t = bc_x86_xts_mul_x16_256(_mm256_load_si256(tw), poly);
+/* xts keeps twelve registers of two blocks in flight: with eight, the
+ * sixteen AES chains would exactly cover the AES latency (4 cycles, two
+ * instructions per cycle) and every cycle the tweak work takes from an AES
+ * pipe would be lost for good; with twelve there is slack. */
+#define XTS_REGS 12
+#define XTS_BATCH (32 * XTS_REGS)
 
-	_mm256_store_si256(tw, t);
-	_mm256_store_si256(tw + 8, _mm256_xor_si256(t, bc_aes_x86_rk256(rk, nr)));
-	return _mm256_xor_si256(bc_aes_x86_load256(src), _mm256_xor_si256(t, bc_aes_x86_rk256(rk, 0)));
+/* Tweak scratch of the batch loop: register i's two tweaks, the same XORed
+ * with the first round key (input whitening of the next batch) and with the
+ * last one (the key of this batch's final AESENCLAST/AESDECLAST, taken
+ * straight from memory), and both keys broadcast. The offsets are spelled
+ * out for the assembly below. */
+struct vaes_xts_buf {
+	__m256i t[XTS_REGS], tk0[XTS_REGS], tkl[XTS_REGS], k0, kl;
+	__m128i steal[2];                     /* the stealing step's second block and tweak */
+};
+#define XTS_T   "0"
+#define XTS_TK0 "384"
+#define XTS_TKL "768"
+#define XTS_K0  "1152"
+#define XTS_KL  "1184"
+
+/* The batch loop is written in assembly because it needs all sixteen ymm
+ * registers exactly: twelve states, the round key, and three for the tweak
+ * arithmetic. Compilers, given the same as intrinsics, spill a state to the
+ * stack on some rounds, which puts a store and a reload on an AES chain.
+ *
+ * XTS_ROUND(OP, r): round r (its key broadcast from rk) on all twelve. */
+#define XTS_R1(OP, i) OP " %%ymm12, %%ymm" #i ", %%ymm" #i "\n\t"
+#define XTS_ROUND(OP, r)                                                                          \
+	"vbroadcasti128 " #r "*16(%[rk]), %%ymm12\n\t"                                          \
+	XTS_R1(OP, 0) XTS_R1(OP, 1) XTS_R1(OP, 2) XTS_R1(OP, 3) XTS_R1(OP, 4) XTS_R1(OP, 5)    \
+	XTS_R1(OP, 6) XTS_R1(OP, 7) XTS_R1(OP, 8) XTS_R1(OP, 9) XTS_R1(OP, 10) XTS_R1(OP, 11)
+
+/* XTS_STEP(i): register i's tweaks t give this batch's last-round key
+ * t ^ K_Nr, then move on by 24 blocks, t * x^24 per lane, with shifts
+ * only: VPCLMULQDQ would do the reduction in one instruction, but on AMD
+ * it issues to the AES pipes and holds them for two cycles, while shifts
+ * and XORs go to the two other vector pipes. The 24 bits shifted out times
+ * x^7 + x^2 + x + 1 stay within the low 64 bits. Then the next batch's
+ * input whitening t ^ K_0. One step per register per batch, spread over the
+ * middle rounds so that it shares their cycles. */
+#define XTS_STEP(i)                                                                               \
+	"vmovdqa " XTS_T "+32*" #i "(%[b]), %%ymm13\n\t"                                        \
+	"vpxor " XTS_KL "(%[b]), %%ymm13, %%ymm15\n\t"                                          \
+	"vmovdqa %%ymm15, " XTS_TKL "+32*" #i "(%[b])\n\t"                                      \
+	"vpsrldq $13, %%ymm13, %%ymm14\n\t"                                                     \
+	"vpslldq $3, %%ymm13, %%ymm13\n\t"                                                      \
+	"vpxor %%ymm14, %%ymm13, %%ymm13\n\t"                                                   \
+	"vpsllq $1, %%ymm14, %%ymm15\n\t"                                                       \
+	"vpxor %%ymm15, %%ymm13, %%ymm13\n\t"                                                   \
+	"vpsllq $2, %%ymm14, %%ymm15\n\t"                                                       \
+	"vpxor %%ymm15, %%ymm13, %%ymm13\n\t"                                                   \
+	"vpsllq $7, %%ymm14, %%ymm15\n\t"                                                       \
+	"vpxor %%ymm15, %%ymm13, %%ymm13\n\t"                                                   \
+	"vmovdqa %%ymm13, " XTS_T "+32*" #i "(%[b])\n\t"                                        \
+	"vpxor " XTS_K0 "(%[b]), %%ymm13, %%ymm15\n\t"                                          \
+	"vmovdqa %%ymm15, " XTS_TK0 "+32*" #i "(%[b])\n\t"
+
+/* The middle rounds 1..Nr-1 with the twelve steps spread over them. */
+#define XTS_MID10(OP)                                                                             \
+	XTS_ROUND(OP, 1) XTS_STEP(0) XTS_STEP(9) XTS_ROUND(OP, 2) XTS_STEP(1) XTS_STEP(10)        \
+	XTS_ROUND(OP, 3) XTS_STEP(2) XTS_STEP(11) XTS_ROUND(OP, 4) XTS_STEP(3)                    \
+	XTS_ROUND(OP, 5) XTS_STEP(4) XTS_ROUND(OP, 6) XTS_STEP(5) XTS_ROUND(OP, 7) XTS_STEP(6)    \
+	XTS_ROUND(OP, 8) XTS_STEP(7) XTS_ROUND(OP, 9) XTS_STEP(8)
+#define XTS_MID12(OP)                                                                             \
+	XTS_ROUND(OP, 1) XTS_STEP(0) XTS_STEP(11) XTS_ROUND(OP, 2) XTS_STEP(1)                    \
+	XTS_ROUND(OP, 3) XTS_STEP(2) XTS_ROUND(OP, 4) XTS_STEP(3) XTS_ROUND(OP, 5) XTS_STEP(4)    \
+	XTS_ROUND(OP, 6) XTS_STEP(5) XTS_ROUND(OP, 7) XTS_STEP(6) XTS_ROUND(OP, 8) XTS_STEP(7)    \
+	XTS_ROUND(OP, 9) XTS_STEP(8) XTS_ROUND(OP, 10) XTS_STEP(9) XTS_ROUND(OP, 11) XTS_STEP(10)
+#define XTS_MID14(OP)                                                                             \
+	XTS_ROUND(OP, 1) XTS_STEP(0) XTS_ROUND(OP, 2) XTS_STEP(1) XTS_ROUND(OP, 3) XTS_STEP(2)    \
+	XTS_ROUND(OP, 4) XTS_STEP(3) XTS_ROUND(OP, 5) XTS_STEP(4) XTS_ROUND(OP, 6) XTS_STEP(5)    \
+	XTS_ROUND(OP, 7) XTS_STEP(6) XTS_ROUND(OP, 8) XTS_STEP(7) XTS_ROUND(OP, 9) XTS_STEP(8)    \
+	XTS_ROUND(OP, 10) XTS_STEP(9) XTS_ROUND(OP, 11) XTS_STEP(10) XTS_ROUND(OP, 12) XTS_STEP(11) \
+	XTS_ROUND(OP, 13)
+
+/* Register i's last round (key: its tweaks ^ K_Nr) and store; with NEXT,
+ * its next input (the source ^ next tweaks ^ K_0) right behind it, so that
+ * its chain goes on into the next batch at once. */
+#define XTS_LAST1(LAST, i)                                                                        \
+	LAST " " XTS_TKL "+32*" #i "(%[b]), %%ymm" #i ", %%ymm" #i "\n\t"                       \
+	"vmovdqu %%ymm" #i ", 32*" #i "(%[dst])\n\t"
+#define XTS_NEXT1(LAST, i)                                                                        \
+	XTS_LAST1(LAST, i)                                                                        \
+	"vmovdqu 32*" #i "(%[src]), %%ymm" #i "\n\t"                                            \
+	"vpxor " XTS_TK0 "+32*" #i "(%[b]), %%ymm" #i ", %%ymm" #i "\n\t"
+#define XTS_LOAD1(i)                                                                              \
+	"vmovdqu 32*" #i "(%[src]), %%ymm" #i "\n\t"                                            \
+	"vpxor " XTS_TK0 "+32*" #i "(%[b]), %%ymm" #i ", %%ymm" #i "\n\t"
+#define XTS_ALL(M, A)                                                                             \
+	M(A, 0) M(A, 1) M(A, 2) M(A, 3) M(A, 4) M(A, 5) M(A, 6) M(A, 7) M(A, 8) M(A, 9) M(A, 10) M(A, 11)
+#define XTS_LOADS                                                                                 \
+	XTS_LOAD1(0) XTS_LOAD1(1) XTS_LOAD1(2) XTS_LOAD1(3) XTS_LOAD1(4) XTS_LOAD1(5)             \
+	XTS_LOAD1(6) XTS_LOAD1(7) XTS_LOAD1(8) XTS_LOAD1(9) XTS_LOAD1(10) XTS_LOAD1(11)
+
+#define XTS_STR(x) XTS_STR_(x)
+#define XTS_STR_(x) #x
+
+/* nb >= 1 whole batches from src to dst; b holds the first batch's tweaks
+ * in t and its whitening in tk0 (and K_0, K_Nr). On return it holds the
+ * next batch's: t[0]'s low lane is the next block's tweak. */
+#define XTS_BATCHES(NAME, MID, OP, LAST)                                                          \
+	static BC_X86_VAES void NAME(const uint8_t (*rk)[16], struct vaes_xts_buf *b, const uint8_t *src, \
+	                             uint8_t *dst, size_t nb)                                     \
+	{                                                                                         \
+		__asm__ volatile(XTS_LOADS                                                        \
+		                 "1:\n\t" MID(OP)                                                 \
+		                 "add $" XTS_STR(XTS_BATCH) ", %[src]\n\t"                        \
+		                 "sub $1, %[nb]\n\t"                                              \
+		                 "jz 2f\n\t"                                                      \
+		                 XTS_ALL(XTS_NEXT1, LAST)                                           \
+		                 "add $" XTS_STR(XTS_BATCH) ", %[dst]\n\t"                        \
+		                 "jmp 1b\n"                                                        \
+		                 "2:\n\t" XTS_ALL(XTS_LAST1, LAST)                                \
+		                 : [src] "+r"(src), [dst] "+r"(dst), [nb] "+r"(nb)                  \
+		                 : [rk] "r"(rk), [b] "r"(b)                                         \
+		                 : "cc", "memory", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5",  \
+		                   "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12",       \
+		                   "xmm13", "xmm14", "xmm15");                                      \
+	}
+_Static_assert(offsetof(struct vaes_xts_buf, tk0) == 384 && offsetof(struct vaes_xts_buf, tkl) == 768 &&
+               offsetof(struct vaes_xts_buf, k0) == 1152 && offsetof(struct vaes_xts_buf, kl) == 1184,
+               "XTS_TK0, XTS_TKL, XTS_K0, XTS_KL");
+
+XTS_BATCHES(vaes_xts_enc10, XTS_MID10, "vaesenc", "vaesenclast")
+XTS_BATCHES(vaes_xts_enc12, XTS_MID12, "vaesenc", "vaesenclast")
+XTS_BATCHES(vaes_xts_enc14, XTS_MID14, "vaesenc", "vaesenclast")
+XTS_BATCHES(vaes_xts_dec10, XTS_MID10, "vaesdec", "vaesdeclast")
+XTS_BATCHES(vaes_xts_dec12, XTS_MID12, "vaesdec", "vaesdeclast")
+XTS_BATCHES(vaes_xts_dec14, XTS_MID14, "vaesdec", "vaesdeclast")
+
+BC_X86_INLINE void vaes_xts_batches(const uint8_t (*rk)[16], const unsigned nr, const int enc,
+                                    struct vaes_xts_buf *b, const uint8_t *src, uint8_t *dst, size_t nb)
+{
+	if (enc)
+		(nr == 10 ? vaes_xts_enc10 : nr == 12 ? vaes_xts_enc12 : vaes_xts_enc14)(rk, b, src, dst, nb);
+	else
+		(nr == 10 ? vaes_xts_dec10 : nr == 12 ? vaes_xts_dec12 : vaes_xts_dec14)(rk, b, src, dst, nb);
 }
 
-/* Whole batches here (len >= VAES_BATCH + 16, so at least one), with a
- * whole block always left for the AES-NI code
- * (the rest of the blocks and the ciphertext stealing) to start from the
- * tweak that comes next. The loop is software-pipelined: each register's
- * last round and store sit next to its loads and whitening for the next
- * batch, so the AES units see the next batch before this one drains. */
-BC_X86_INLINE BC_X86_VAES_VPCLMUL void vaes_xts(const struct bc_aes_x86_xts_ctx *c, __m128i t, const uint8_t *src,
-                                                uint8_t *dst, size_t len, int enc, const unsigned nr)
+/* Zeroes the scratch with plain vector stores (a compiler turns a loop of
+ * them into a string instruction, slow to start). */
+static BC_X86_VAES void vaes_xts_wipe(struct vaes_xts_buf *b)
+{
+	__asm__ volatile("vpxor %%xmm0, %%xmm0, %%xmm0\n\t"
+	                 ".irp i, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, "
+	                 "24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38\n\t"
+	                 "vmovdqa %%ymm0, 32*\\i(%[b])\n\t"
+	                 ".endr"
+	                 : : [b] "r"(b) : "memory", "xmm0");
+}
+_Static_assert(sizeof(struct vaes_xts_buf) == 32 * 39, "vaes_xts_wipe");
+
+/* ---- xts: everything around the batches ----------------------------------------------- */
+
+/* One block through AES with tweak t (t ^ K_0 and t ^ K_Nr are the first
+ * and last round keys, so the whitening costs nothing on the AES chain). */
+BC_X86_INLINE BC_X86_VAES __m128i vaes_xts1(const uint8_t (*rk)[16], const unsigned nr, const int enc, __m128i t,
+                                            __m128i p)
+{
+	__m128i x = _mm_xor_si128(p, _mm_xor_si128(t, bc_aes_x86_rk(rk, 0))), kl;
+	unsigned r;
+
+	_Pragma("GCC unroll 14")
+	for (r = 1; r < nr; r++)
+		x = enc ? _mm_aesenc_si128(x, bc_aes_x86_rk(rk, r)) : _mm_aesdec_si128(x, bc_aes_x86_rk(rk, r));
+	kl = _mm_xor_si128(t, bc_aes_x86_rk(rk, nr));
+	return enc ? _mm_aesenclast_si128(x, kl) : _mm_aesdeclast_si128(x, kl);
+}
+
+/* n (1..6) registers of two blocks with the tweaks s * x^(2i), s = the
+ * tweaks of the first two: few enough to keep states, tweaks and a round
+ * key in registers. */
+BC_X86_INLINE BC_X86_VAES_VPCLMUL void vaes_xts_group(const uint8_t (*rk)[16], const unsigned nr, const int enc,
+                                                      __m256i s, const uint8_t *src, uint8_t *dst, const unsigned n)
 {
 	const __m256i poly = bc_x86_xts_poly256();
-	const uint8_t (*rk)[16] = enc ? c->k1.enc.rk : c->k1.dk;
-	__m256i buf[16];
-	__m256i *tw = buf, x[8], s;
-	unsigned i;
-	size_t batches = (len - 16) / VAES_BATCH;
-	uint8_t next[16];
+	__m256i x[6], tw[6], key = bc_aes_x86_rk256(rk, 0);
+	unsigned i, r;
 
-	/* The first batch's tweaks and whitening; each later batch gets
-	 * its own from vaes_xts_next while the one before finishes. */
-	s = _mm256_set_m128i(bc_x86_xts_mul_x(t, bc_x86_xts_mask()), t);
-	_Pragma("GCC unroll 8")
-	for (i = 0; i < 8; i++) {
-		__m256i ti = i ? bc_x86_xts_mul_xk_256(s, 2 * i, poly) : s;
+	_Pragma("GCC unroll 6")
+	for (i = 0; i < n; i++) {
+		tw[i] = i ? bc_x86_xts_mul_xk_256(s, 2 * i, poly) : s;
+		x[i] = _mm256_xor_si256(_mm256_xor_si256(bc_aes_x86_load256(src + 32 * i), key), tw[i]);
+	}
+	_Pragma("GCC unroll 14")
+	for (r = 1; r < nr; r++) {
+		key = bc_aes_x86_rk256(rk, r);
+		_Pragma("GCC unroll 6")
+		for (i = 0; i < n; i++)
+			x[i] = enc ? _mm256_aesenc_epi128(x[i], key) : _mm256_aesdec_epi128(x[i], key);
+	}
+	key = bc_aes_x86_rk256(rk, nr);
+	_Pragma("GCC unroll 6")
+	for (i = 0; i < n; i++) {
+		__m256i kl = _mm256_xor_si256(tw[i], key);
 
-		_mm256_store_si256(tw + i, ti);
-		_mm256_store_si256(tw + 8 + i, _mm256_xor_si256(ti, bc_aes_x86_rk256(rk, nr)));
-		x[i] = _mm256_xor_si256(bc_aes_x86_load256(src + 32 * i), _mm256_xor_si256(ti, bc_aes_x86_rk256(rk, 0)));
+		bc_aes_x86_store256(dst + 32 * i, enc ? _mm256_aesenclast_epi128(x[i], kl)
+		                                      : _mm256_aesdeclast_epi128(x[i], kl));
 	}
-	for (;;) {
-		BC_X86_OPAQUE(rk);
-		BC_X86_OPAQUE(tw);
-		bc_aes_x86_mid_256(rk, nr, x, 8, enc);
-		src += VAES_BATCH;
-		len -= VAES_BATCH;
-		batches--;
-		_Pragma("GCC unroll 8")
-		for (i = 0; i < 8; i++) {
-			x[i] = enc ? _mm256_aesenclast_epi128(x[i], _mm256_load_si256(tw + 8 + i))
-			           : _mm256_aesdeclast_epi128(x[i], _mm256_load_si256(tw + 8 + i));
-			bc_aes_x86_store256(dst + 32 * i, x[i]);
-			if (batches)
-				x[i] = vaes_xts_next(tw + i, src + 32 * i, rk, nr, poly);
-		}
-		dst += VAES_BATCH;
-		if (!batches)
-			break;
-	}
-	t = _mm256_castsi256_si128(bc_x86_xts_mul_x16_256(_mm256_load_si256(tw), poly));
-	bc_x86_wipe256(buf, 16);
-	bc_aes_x86_store(next, t);
-	if (enc)
-		bc_aes_x86_xts_enc_from(c, next, src, dst, len);
-	else
-		bc_aes_x86_xts_dec_from(c, next, src, dst, len);
-	bc_wipe(next, sizeof(next));
 }
 
-static BC_X86_VAES_VPCLMUL void vaes_xts_bulk(const struct bc_aes_x86_xts_ctx *c, const uint8_t *iv,
-                                              const uint8_t *src, uint8_t *dst, size_t len, int enc)
+#define XTS_GROUP(NR, ENC) do {                                                                   \
+		switch (n) {                                                                      \
+		case 1: vaes_xts_group(rk, NR, ENC, s, src, dst, 1); break;                       \
+		case 2: vaes_xts_group(rk, NR, ENC, s, src, dst, 2); break;                       \
+		case 3: vaes_xts_group(rk, NR, ENC, s, src, dst, 3); break;                       \
+		case 4: vaes_xts_group(rk, NR, ENC, s, src, dst, 4); break;                       \
+		case 5: vaes_xts_group(rk, NR, ENC, s, src, dst, 5); break;                       \
+		default: vaes_xts_group(rk, NR, ENC, s, src, dst, 6); break;                      \
+		}                                                                                 \
+	} while (0)
+
+/* The h (0..23) blocks that do not fill a batch, with tweaks t * x^i: done
+ * first, so that their AES latency overlaps the batches that follow
+ * instead of trailing them. */
+static BC_X86_VAES_VPCLMUL void vaes_xts_head(const uint8_t (*rk)[16], unsigned nr, int enc, __m128i t,
+                                              const uint8_t *src, uint8_t *dst, size_t h)
 {
-	__m128i t = bc_aes_x86_enc1(&c->k2, bc_aes_x86_load(iv));
+	const __m256i poly = bc_x86_xts_poly256();
+	__m256i s = _mm256_set_m128i(bc_x86_xts_mul_x(t, bc_x86_xts_mask()), t);
+	unsigned n;
 
-	switch (c->k1.enc.rounds) {
-	case 10: vaes_xts(c, t, src, dst, len, enc, 10); break;
-	case 12: vaes_xts(c, t, src, dst, len, enc, 12); break;
-	default: vaes_xts(c, t, src, dst, len, enc, 14); break;
+	for (; h >= 2; h -= 2 * n, src += 32 * n, dst += 32 * n) {
+		n = h / 2 < 6 ? (unsigned)h / 2 : 6;
+		switch (2 * nr + (unsigned)enc) {
+		case 20: XTS_GROUP(10, 0); break;
+		case 21: XTS_GROUP(10, 1); break;
+		case 24: XTS_GROUP(12, 0); break;
+		case 25: XTS_GROUP(12, 1); break;
+		case 28: XTS_GROUP(14, 0); break;
+		default: XTS_GROUP(14, 1); break;
+		}
+		s = bc_x86_xts_mul_xk_256(s, 2 * n, poly);
+	}
+	if (h)
+		bc_aes_x86_store(dst, vaes_xts1(rk, nr, enc, _mm256_castsi256_si128(s), bc_aes_x86_load(src)));
+}
+
+/* Ciphertext stealing (IEEE 1619 5.3.2, 5.4.2) of the last whole block (at
+ * src/dst, tweak t) and the rest (1..15) bytes after it: encryption
+ * encrypts the whole block with t, decryption decrypts it with t * x; the
+ * result's head becomes the short final block and its tail fills the short
+ * block up for the other tweak's AES, whose result goes to the whole
+ * block's place. All in registers: the short block comes in as the
+ * message's last 16 bytes, read before anything is written (so dst == src
+ * works), and the short output goes out as a 16-byte store ending at the
+ * message's end whose first bytes the last store then rewrites, so nothing
+ * outside src and dst is touched. */
+BC_X86_INLINE BC_X86_VAES __m128i vaes_xts_steal1(const uint8_t (*rk)[16], const unsigned nr, const int enc,
+                                                  __m128i t, const uint8_t *src, uint8_t *dst, size_t rest,
+                                                  __m128i *t2)
+{
+	const __m128i down = bc_aes_x86_load(bc_aes_x86_xts_shift + 32 - rest);
+	const __m128i up = bc_aes_x86_load(bc_aes_x86_xts_shift + rest);
+	__m128i next = bc_x86_xts_mul_x(t, bc_x86_xts_mask()), end = bc_aes_x86_load(src + rest), x;
+
+	x = vaes_xts1(rk, nr, enc, enc ? t : next, bc_aes_x86_load(src));
+	*t2 = enc ? next : t;
+	bc_aes_x86_store(dst + rest, _mm_shuffle_epi8(x, up));
+	return _mm_blendv_epi8(_mm_shuffle_epi8(end, down), x, down);
+}
+BC_X86_INLINE BC_X86_VAES void vaes_xts_steal(const uint8_t (*rk)[16], const unsigned nr, const int enc, __m128i t,
+                                              const uint8_t *src, uint8_t *dst, size_t rest)
+{
+	__m128i t2, x = vaes_xts_steal1(rk, nr, enc, t, src, dst, rest, &t2);
+
+	bc_aes_x86_store(dst, vaes_xts1(rk, nr, enc, t2, x));
+}
+
+/* A message's tweak for block j >= 0 from the first one (x^56 at a time). */
+BC_X86_INLINE BC_X86_VPCLMUL __m128i vaes_xts_tweak_at(__m128i t, size_t j)
+{
+	const __m256i poly = bc_x86_xts_poly256();
+	__m256i v = _mm256_zextsi128_si256(t);
+
+	for (; j > 56; j -= 56)
+		v = bc_x86_xts_mul_xk_256(v, 56, poly);
+	if (j)
+		v = bc_x86_xts_mul_xk_256(v, (unsigned)j, poly);
+	return _mm256_castsi256_si128(v);
+}
+
+/* Stealing starts early when its tweak is a few steps away, so that its
+ * two dependent AES latencies hide under the bulk: the first before the
+ * batches, the second after the first batch (placed any earlier, its wait
+ * would stall the instruction window the batches need). Past this many
+ * blocks it waits for the tweak the batches leave behind. */
+#define XTS_STEAL_EARLY_MAX 448
+
+/* The whole message: the first tweak T = E_K2(iv); a single block at once
+ * with T still in flight (its last round key carries the data block and
+ * K_0 as well, which takes an XOR off the chain); otherwise the blocks
+ * short of a batch, the stealing step and the batches. */
+BC_X86_INLINE BC_X86_VAES_VPCLMUL void vaes_xts(const struct bc_aes_x86_xts_ctx *c, const uint8_t *iv,
+                                                const uint8_t *src, uint8_t *dst, size_t len, const int enc,
+                                                const unsigned nr)
+{
+	const uint8_t (*rk)[16] = enc ? c->k1.enc.rk : c->k1.dk;
+	const uint8_t (*k2)[16] = c->k2.rk;
+	size_t rest = len % 16, whole = len / 16 - (rest != 0), head, nb, first;
+	const int early = rest && whole <= XTS_STEAL_EARLY_MAX;
+	const __m256i poly = bc_x86_xts_poly256();
+	__m128i t = _mm_xor_si128(bc_aes_x86_load(iv), bc_aes_x86_rk(k2, 0));
+	struct vaes_xts_buf b;
+	__m256i s;
+	unsigned r, i;
+
+	_Pragma("GCC unroll 14")
+	for (r = 1; r < nr; r++)
+		t = _mm_aesenc_si128(t, bc_aes_x86_rk(k2, r));
+	if (len == 16) {
+		__m128i x = _mm_aesenclast_si128(t, _mm_xor_si128(bc_aes_x86_rk(k2, nr),
+		                                 _mm_xor_si128(bc_aes_x86_load(src), bc_aes_x86_rk(rk, 0)))), kl;
+
+		t = _mm_aesenclast_si128(t, bc_aes_x86_rk(k2, nr));
+		_Pragma("GCC unroll 14")
+		for (r = 1; r < nr; r++)
+			x = enc ? _mm_aesenc_si128(x, bc_aes_x86_rk(rk, r)) : _mm_aesdec_si128(x, bc_aes_x86_rk(rk, r));
+		kl = _mm_xor_si128(t, bc_aes_x86_rk(rk, nr));
+		bc_aes_x86_store(dst, enc ? _mm_aesenclast_si128(x, kl) : _mm_aesdeclast_si128(x, kl));
+		return;
+	}
+	t = _mm_aesenclast_si128(t, bc_aes_x86_rk(k2, nr));
+	nb = whole / 24;
+	head = nb ? whole % 24 : whole;
+	vaes_xts_head(rk, nr, enc, t, src, dst, head);
+	if (!nb) {
+		if (rest)
+			vaes_xts_steal(rk, nr, enc, vaes_xts_tweak_at(t, whole), src + 16 * whole, dst + 16 * whole, rest);
+		return;
+	}
+	if (early)
+		b.steal[0] = vaes_xts_steal1(rk, nr, enc, vaes_xts_tweak_at(t, whole), src + 16 * whole,
+		                             dst + 16 * whole, rest, &b.steal[1]);
+	s = _mm256_set_m128i(bc_x86_xts_mul_x(t, bc_x86_xts_mask()), t);
+	b.k0 = bc_aes_x86_rk256(rk, 0);
+	b.kl = bc_aes_x86_rk256(rk, nr);
+	_Pragma("GCC unroll 16")
+	for (i = 0; i < XTS_REGS; i++) {
+		__m256i ti = bc_x86_xts_mul_xk_256(s, (unsigned)head + 2 * i, poly);
+
+		_mm256_store_si256(b.t + i, ti);
+		_mm256_store_si256(b.tk0 + i, _mm256_xor_si256(ti, b.k0));
+	}
+	src += 16 * head;
+	dst += 16 * head;
+	first = early ? 1 : nb;
+	vaes_xts_batches(rk, nr, enc, &b, src, dst, first);
+	if (early) {
+		bc_aes_x86_store(dst + XTS_BATCH * nb, vaes_xts1(rk, nr, enc, b.steal[1], b.steal[0]));
+		if (nb > first)
+			vaes_xts_batches(rk, nr, enc, &b, src + XTS_BATCH, dst + XTS_BATCH, nb - first);
+	} else if (rest) {
+		vaes_xts_steal(rk, nr, enc, _mm256_castsi256_si128(_mm256_load_si256(b.t)), src + XTS_BATCH * nb,
+		               dst + XTS_BATCH * nb, rest);
+	}
+	vaes_xts_wipe(&b);
+}
+
+static BC_X86_VAES_VPCLMUL void vaes_xts_crypt(const struct bc_aes_x86_xts_ctx *c, const uint8_t *iv,
+                                               const uint8_t *src, uint8_t *dst, size_t len, int enc)
+{
+	switch (2 * c->k1.enc.rounds + (unsigned)enc) {
+	case 20: vaes_xts(c, iv, src, dst, len, 0, 10); break;
+	case 21: vaes_xts(c, iv, src, dst, len, 1, 10); break;
+	case 24: vaes_xts(c, iv, src, dst, len, 0, 12); break;
+	case 25: vaes_xts(c, iv, src, dst, len, 1, 12); break;
+	case 28: vaes_xts(c, iv, src, dst, len, 0, 14); break;
+	default: vaes_xts(c, iv, src, dst, len, 1, 14); break;
 	}
 }
 
-/* Below one batch plus a block there is nothing for VAES to do: straight to
- * the AES-NI code, with no 256-bit state touched on the way (a short
- * message's cost is its two dependent AES latencies, nothing more). */
 static void vaes_xts_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
-	if (len < VAES_BATCH + 16)
-		bc_aes_x86_xts_encrypt(ctx, iv, src, dst, len);
-	else
-		vaes_xts_bulk(ctx, iv, src, dst, len, 1);
+	vaes_xts_crypt(ctx, iv, src, dst, len, 1);
 }
 
 static void vaes_xts_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
-	if (len < VAES_BATCH + 16)
-		bc_aes_x86_xts_decrypt(ctx, iv, src, dst, len);
-	else
-		vaes_xts_bulk(ctx, iv, src, dst, len, 0);
+	vaes_xts_crypt(ctx, iv, src, dst, len, 0);
 }
 
 /* ---- driver tables ----------------------------------------------------------------------- */

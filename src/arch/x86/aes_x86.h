@@ -43,15 +43,9 @@ void bc_aes_x86_cbc_dec(const struct bc_aes_x86_key *k, uint8_t iv[16], const ui
                         size_t nblocks);
 /* CTR over len bytes (any length), writing the next unused counter to ctr. */
 void bc_aes_x86_ctr(const struct bc_aes_x86_ek *k, uint8_t ctr[16], const uint8_t *src, uint8_t *dst, size_t len);
-/* XTS over len >= 16 bytes (ciphertext stealing included) starting from an
- * already encrypted tweak (E_K2(iv) * x^j for the first block here). */
-void bc_aes_x86_xts_enc_from(const struct bc_aes_x86_xts_ctx *c, const uint8_t tweak[16], const uint8_t *src,
-                             uint8_t *dst, size_t len);
-void bc_aes_x86_xts_dec_from(const struct bc_aes_x86_xts_ctx *c, const uint8_t tweak[16], const uint8_t *src,
-                             uint8_t *dst, size_t len);
-/* The xts-aes-aesni operations, which the VAES driver also uses for short messages. */
-void bc_aes_x86_xts_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len);
-void bc_aes_x86_xts_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len);
+/* PSHUFB controls for XTS ciphertext stealing: 16 + s shifts a block down
+ * by s bytes, 16 - s up by s (aes_modes_aesni.c). */
+extern const uint8_t bc_aes_x86_xts_shift[48];
 int bc_aes_x86_xts_setkey(void *ctx, const uint8_t *key, size_t keylen, unsigned flags);
 /* skcipher setkeys: ctx is a struct bc_aes_x86_key, bc_aes_x86_ek (ctr) or bc_aes_x86_xts_ctx. */
 int bc_aes_x86_setkey(void *ctx, const uint8_t *key, size_t keylen, unsigned flags);
