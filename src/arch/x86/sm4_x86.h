@@ -601,9 +601,8 @@ SM4X_FN void sm4x_xts(const struct bc_sm4_x86_xts_key *key, int enc, const uint8
 				SM4V_STORE(tt + 16 * SM4X_BPR * j, tw[ng - 1][j]);
 			last %= SM4X_NB;
 			ta = _mm_loadu_si128((const __m128i *)(void *)(tt + 16 * last));
-			tb = _mm_loadu_si128((const __m128i *)(void *)(tt + 16 * last + 16));
-			if (last == SM4X_NB - 1)
-				tb = t;
+			/* T_m is the next tweak in tt, or past its end the next one t. */
+			tb = last == SM4X_NB - 1 ? t : _mm_loadu_si128((const __m128i *)(void *)(tt + 16 * last + 16));
 			if (!enc) {
 				_mm_storeu_si128((__m128i *)(void *)(tt + 16 * last), tb);
 				for (unsigned j = 0; j < 4; j++)
