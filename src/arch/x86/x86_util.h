@@ -27,16 +27,6 @@
  * key on the stack after the call. Emits no instruction. */
 #define BC_X86_OPAQUE(p) __asm__ volatile("" : "+r"(p))
 
-/* Zeroes n ymm-sized slots of a stack buffer with vector stores: bc_wipe for
- * the hot paths, where a byte loop would cost more than the work. The
- * barrier tells the compiler the zeroes are read, so it cannot drop them. */
-BC_X86_INLINE BC_X86_AVX2 void bc_x86_wipe256(__m256i *p, unsigned n)
-{
-	for (unsigned i = 0; i < n; i++)
-		_mm256_store_si256(p + i, _mm256_setzero_si256());
-	__asm__ volatile("" : : "r"(p) : "memory");
-}
-
 /* ---- byte order ---------------------------------------------------------------- */
 
 /* Reverses the 16 bytes of each 128-bit lane: big-endian counter <-> integer. */
@@ -64,18 +54,11 @@ BC_X86_INLINE BC_X86_SSE __m128i bc_x86_xts_mul_x(__m128i t, __m128i mask)
 	return _mm_xor_si128(_mm_slli_epi64(t, 1), _mm_and_si128(c, mask));
 }
 
-/* Multiplication by x^16 per 128-bit lane, to step a register of two tweaks
- * by 16 blocks with no chain of doublings between registers: a two-byte
- * shift of each lane plus the 16 bits shifted out times 0x87, which
- * VPCLMULQDQ does in one instruction (so this needs BC_CPU_VPCLMUL too) and
- * which stays inside the low 64 bits. poly = bc_x86_xts_poly256(). */
+/* The reduction constant 0x87 in the low half of each 128-bit lane, for
+ * VPCLMULQDQ (bc_x86_xts_mul_xk_256). */
 BC_X86_INLINE BC_X86_AVX2 __m256i bc_x86_xts_poly256(void)
 {
 	return _mm256_set_epi64x(0, 0x87, 0, 0x87);
-}
-BC_X86_INLINE BC_X86_VPCLMUL __m256i bc_x86_xts_mul_x16_256(__m256i t, __m256i poly)
-{
-	return _mm256_xor_si256(_mm256_slli_si256(t, 2), _mm256_clmulepi64_epi128(_mm256_srli_si256(t, 14), poly, 0x00));
 }
 
 /* Multiplication by x^k (1 <= k <= 56) per 128-bit lane, for tweaks that
