@@ -156,13 +156,6 @@ void bc_ghash_blocks_generic(const struct bc_ghash_key *k, uint8_t acc[16], cons
 
 /* ---- the "ghash" shash ---------------------------------------------------- */
 
-/* A partial block is XORed into acc at once and multiplied when the block
- * completes (or at final, as if zero-padded): split updates equal one. */
-struct ghash_desc {
-	uint8_t acc[16];
-	uint32_t pending;        /* bytes of a partial block already in acc */
-};
-
 static const uint8_t zero_block[16];
 
 static int ghash_setkey(void *ctx, const uint8_t *key, size_t keylen)
@@ -176,36 +169,25 @@ static int ghash_setkey(void *ctx, const uint8_t *key, size_t keylen)
 static void ghash_init(const void *ctx, void *desc)
 {
 	(void)ctx;
-	memset(desc, 0, sizeof(struct ghash_desc));
+	memset(desc, 0, sizeof(struct bc_ghash_desc));
 }
 
 static void ghash_update(const void *ctx, void *desc, const uint8_t *data, size_t len)
 {
-	struct ghash_desc *d = desc;
+	struct bc_ghash_desc *d = desc;
 
-	if (d->pending) {
-		size_t take = 16 - d->pending < len ? 16 - d->pending : len;
-
-		bc_xor(d->acc + d->pending, d->acc + d->pending, data, take);
-		d->pending += (uint32_t)take;
-		data += take;
-		len -= take;
-		if (d->pending < 16)
-			return;
-		/* The block is already XORed in: multiply by H alone. */
+	/* A completed pending block is already XORed in: multiply by H alone. */
+	if (bc_ghash_fill_pending(d, &data, &len))
 		bc_ghash_blocks_generic(ctx, d->acc, zero_block, 1);
-		d->pending = 0;
-	}
+	if (d->pending)
+		return;
 	bc_ghash_blocks_generic(ctx, d->acc, data, len / 16);
-	data += len & ~(size_t)15;
-	len &= 15;
-	bc_xor(d->acc, d->acc, data, len);
-	d->pending = (uint32_t)len;
+	bc_ghash_start_pending(d, data + (len & ~(size_t)15), len & 15);
 }
 
 static void ghash_final(const void *ctx, void *desc, uint8_t *out)
 {
-	struct ghash_desc *d = desc;
+	struct bc_ghash_desc *d = desc;
 
 	if (d->pending)
 		bc_ghash_blocks_generic(ctx, d->acc, zero_block, 1);
@@ -223,7 +205,7 @@ const struct bc_shash_alg bc_ghash_generic = {
 	.digestsize = 16,
 	.blocksize = 16,
 	.ctxsize = sizeof(struct bc_ghash_key),
-	.descsize = sizeof(struct ghash_desc),
+	.descsize = sizeof(struct bc_ghash_desc),
 	.setkey = ghash_setkey,
 	.init = ghash_init,
 	.update = ghash_update,

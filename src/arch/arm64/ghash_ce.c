@@ -1,6 +1,7 @@
 /* blockcrypt arm64: the "ghash" shash with PMULL, 4 blocks per reduction (driver ghash-ce). CPU: PMULL.
  * NIST SP 800-38D section 6.4; shash semantics of Linux crypto/ghash-generic.c. */
 #include "ghash_ce.h"
+#include "../../hash/ghash.h"
 
 /* H^2..H^4 by repeated multiplication, and each power's lo ^ hi packed two
  * to a register for the Karatsuba middle products. */
@@ -25,13 +26,6 @@ void bc_ghash_ce_setkey(struct bc_ghash_ce_key *k, const uint8_t h[16])
 	}
 }
 
-/* As ghash-generic: a partial block is XORed into acc at once and
- * multiplied when the block completes (or at final, as if zero-padded). */
-struct ghash_desc {
-	uint8_t acc[16];
-	uint32_t pending;        /* bytes of a partial block already in acc */
-};
-
 static int ghash_ce_shash_setkey(void *ctx, const uint8_t *key, size_t keylen)
 {
 	if (keylen != 16)
@@ -43,27 +37,17 @@ static int ghash_ce_shash_setkey(void *ctx, const uint8_t *key, size_t keylen)
 static void ghash_ce_init(const void *ctx, void *desc)
 {
 	(void)ctx;
-	memset(desc, 0, sizeof(struct ghash_desc));
+	memset(desc, 0, sizeof(struct bc_ghash_desc));
 }
 
 /* Loads the key only when there is a block to multiply. */
 static void ghash_ce_update(const void *ctx, void *desc, const uint8_t *data, size_t len)
 {
-	struct ghash_desc *d = desc;
-	int completed = 0;
+	struct bc_ghash_desc *d = desc;
+	int completed = bc_ghash_fill_pending(d, &data, &len);
 
-	if (d->pending) {
-		size_t take = 16 - d->pending < len ? 16 - d->pending : len;
-
-		bc_xor(d->acc + d->pending, d->acc + d->pending, data, take);
-		d->pending += (uint32_t)take;
-		data += take;
-		len -= take;
-		if (d->pending < 16)
-			return;
-		d->pending = 0;
-		completed = 1;
-	}
+	if (d->pending)
+		return;
 	if (completed || len >= 16) {
 		struct bc_ghash_ce_regs r;
 		uint64x2_t acc;
@@ -77,13 +61,12 @@ static void ghash_ce_update(const void *ctx, void *desc, const uint8_t *data, si
 		data += len & ~(size_t)15;
 		len &= 15;
 	}
-	bc_xor(d->acc, d->acc, data, len);
-	d->pending = (uint32_t)len;
+	bc_ghash_start_pending(d, data, len);
 }
 
 static void ghash_ce_final(const void *ctx, void *desc, uint8_t *out)
 {
-	struct ghash_desc *d = desc;
+	struct bc_ghash_desc *d = desc;
 
 	if (d->pending) {
 		struct bc_ghash_ce_regs r;
@@ -105,7 +88,7 @@ const struct bc_shash_alg bc_ghash_ce = {
 	.digestsize = 16,
 	.blocksize = 16,
 	.ctxsize = sizeof(struct bc_ghash_ce_key),
-	.descsize = sizeof(struct ghash_desc),
+	.descsize = sizeof(struct bc_ghash_desc),
 	.setkey = ghash_ce_shash_setkey,
 	.init = ghash_ce_init,
 	.update = ghash_ce_update,
