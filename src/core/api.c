@@ -24,6 +24,23 @@ static void ctx_free(void *p, size_t size)
 	}
 }
 
+/* Memory for a tfm of tfmsize bytes and for its driver's context, both
+ * zeroed and aligned: 0, -ENOENT when no driver was found, or -ENOMEM with
+ * nothing kept. */
+static int tfm_new(const void *alg, size_t tfmsize, size_t ctxsize, void **tfm, void **ctx)
+{
+	if (!alg)
+		return -ENOENT;
+	*tfm = ctx_alloc(tfmsize);
+	*ctx = *tfm ? ctx_alloc(ctxsize) : NULL;
+	if (!*ctx) {
+		free(*tfm);
+		*tfm = NULL;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
 /* ---- skcipher ---------------------------------------------------------------- */
 struct bc_skcipher {
 	const struct bc_skcipher_alg *alg;
@@ -35,23 +52,21 @@ struct bc_skcipher {
 int bc_skcipher_alloc(bc_skcipher **tfm, const char *name)
 {
 	const struct bc_skcipher_alg *alg;
-	bc_skcipher *t;
+	void *t, *ctx;
+	int err;
 
 	if (!tfm)
 		return -EINVAL;
 	*tfm = NULL;
 	alg = bc_find_skcipher(name);
-	if (!alg)
-		return -ENOENT;
-	t = calloc(1, sizeof(*t));
-	if (!t || !(t->ctx = ctx_alloc(alg->ctxsize))) {
-		free(t);
-		return -ENOMEM;
-	}
-	t->alg = alg;
-	if (alg->init)
-		alg->init(t->ctx, alg);
+	err = tfm_new(alg, sizeof(**tfm), alg ? alg->ctxsize : 0, &t, &ctx);
+	if (err)
+		return err;
 	*tfm = t;
+	(*tfm)->alg = alg;
+	(*tfm)->ctx = ctx;
+	if (alg->init)
+		alg->init(ctx, alg);
 	return 0;
 }
 
@@ -146,24 +161,22 @@ static int gcm_too_long(uint64_t len)
 int bc_aead_alloc(bc_aead **tfm, const char *name)
 {
 	const struct bc_aead_alg *alg;
-	bc_aead *t;
+	void *t, *ctx;
+	int err;
 
 	if (!tfm)
 		return -EINVAL;
 	*tfm = NULL;
 	alg = bc_find_aead(name);
-	if (!alg)
-		return -ENOENT;
-	t = calloc(1, sizeof(*t));
-	if (!t || !(t->ctx = ctx_alloc(alg->ctxsize))) {
-		free(t);
-		return -ENOMEM;
-	}
-	t->alg = alg;
-	t->authsize = alg->maxauthsize;
-	if (alg->init)
-		alg->init(t->ctx, alg);
+	err = tfm_new(alg, sizeof(**tfm), alg ? alg->ctxsize : 0, &t, &ctx);
+	if (err)
+		return err;
 	*tfm = t;
+	(*tfm)->alg = alg;
+	(*tfm)->ctx = ctx;
+	(*tfm)->authsize = alg->maxauthsize;
+	if (alg->init)
+		alg->init(ctx, alg);
 	return 0;
 }
 
@@ -250,26 +263,24 @@ struct bc_shash {
 int bc_shash_alloc(bc_shash **tfm, const char *name)
 {
 	const struct bc_shash_alg *alg;
-	bc_shash *t;
+	void *t, *ctx;
+	int err;
 
 	if (!tfm)
 		return -EINVAL;
 	*tfm = NULL;
 	alg = bc_find_shash(name);
-	if (!alg)
-		return -ENOENT;
-	t = ctx_alloc(sizeof(*t));
-	if (!t || !(t->ctx = ctx_alloc(alg->ctxsize))) {
-		free(t);
-		return -ENOMEM;
-	}
-	t->alg = alg;
-	if (alg->init_tfm)
-		alg->init_tfm(t->ctx, alg);
-	t->keyed = alg->max_keysize == 0;
-	if (t->keyed)
-		alg->init(t->ctx, t->desc);
+	err = tfm_new(alg, sizeof(**tfm), alg ? alg->ctxsize : 0, &t, &ctx);
+	if (err)
+		return err;
 	*tfm = t;
+	(*tfm)->alg = alg;
+	(*tfm)->ctx = ctx;
+	if (alg->init_tfm)
+		alg->init_tfm(ctx, alg);
+	(*tfm)->keyed = alg->max_keysize == 0;
+	if ((*tfm)->keyed)
+		alg->init(ctx, (*tfm)->desc);
 	return 0;
 }
 
