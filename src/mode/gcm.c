@@ -77,6 +77,7 @@ static void gcm_j0(const struct gcm_ctx *t, const uint8_t *iv, size_t ivlen, uin
 	bc_store_be64(lens + 8, (uint64_t)ivlen * 8);
 	t->ghash->update(ghash_ctx(t), desc, lens, BC_BLOCK);
 	t->ghash->final(ghash_ctx(t), desc, j0);
+	bc_wipe(desc, sizeof(desc));
 }
 
 /* GCTR with inc32 (SP 800-38D 6.5): only the low 32 bits of the counter
