@@ -35,45 +35,86 @@ BC_X86_INLINE BC_X86_GCM_VAES int gcm_vaes_bytewise(__m256i ctr2)
 	return (_mm256_cvtsi256_si32(ctr2) & 0xff) <= 0xff - 15;
 }
 
+/*
+ * The middle AES rounds of a group with the GHASH of 16 blocks woven in,
+ * in inline assembly: the compilers' schedulers reorder intrinsics (they
+ * bunched the multiplies and spilled products to the stack), and the
+ * order matters here. Eight ymm registers of AES state at four cycles of
+ * latency and two VAESENC per cycle have no slack, and every other vector
+ * instruction competes for the same four pipes, while the carry-less
+ * multiplier takes two cycles per VPCLMULQDQ: 24 of them cost as long as
+ * AES-128's rounds. So each of a register pair's twelve GHASH instructions
+ * sits behind one AESENC (GCM_GH), and the pairs are spread evenly over the
+ * rounds, the one that needs the previous group's reduction (acc) last.
+ * Pair p is blocks 2p, 2p+1 of the group at g, multiplied by H^(16-2p) and
+ * H^(15-2p) (the key's h[2p], and k[2p] 256 bytes on) with Karatsuba;
+ * lo, hi, mid collect the three sums.
+ */
+#define GCM_KEY(r) "vbroadcasti128 16*" #r "(%[rk]), %[key]\n\t"
+#define GCM_ENC(i) "vaesenc %[key], %[x" #i "], %[x" #i "]\n\t"
+#define GCM_ROUND(r) GCM_KEY(r) GCM_ENC(0) GCM_ENC(1) GCM_ENC(2) GCM_ENC(3) GCM_ENC(4) GCM_ENC(5) GCM_ENC(6) GCM_ENC(7)
+#define GCM_GH(r, p, ACC)                                                                         \
+	GCM_KEY(r)                                                                                \
+	GCM_ENC(0) "vmovdqu 32*" #p "(%[g]), %[d]\n\t"                                           \
+	GCM_ENC(1) "vpshufb %[bswap], %[d], %[d]\n\t" ACC                                        \
+	GCM_ENC(2) "vpshufd $0x4e, %[d], %[m]\n\t"                                               \
+	GCM_ENC(3) "vpclmulqdq $0x00, 32*" #p "(%[h]), %[d], %[t]\n\t"                           \
+	GCM_ENC(4) "vpxor %[d], %[m], %[m]\n\t"                                                  \
+	"vpxor %[t], %[lo], %[lo]\n\t"                                                            \
+	GCM_ENC(5) "vpclmulqdq $0x11, 32*" #p "(%[h]), %[d], %[t]\n\t"                           \
+	GCM_ENC(6) "vpclmulqdq $0x00, 32*" #p "+256(%[h]), %[m], %[m]\n\t"                           \
+	"vpxor %[t], %[hi], %[hi]\n\t"                                                            \
+	GCM_ENC(7) "vpxor %[m], %[mid], %[mid]\n\t"
+#define GCM_PAIR(r, p) GCM_GH(r, p, "")
+#define GCM_PAIR0(r) GCM_GH(r, 0, "vpxor %[acc], %[d], %[d]\n\t")
+#define GCM_MID10                                                                                 \
+	GCM_PAIR(1, 1) GCM_PAIR(2, 2) GCM_PAIR(3, 3) GCM_PAIR(4, 4) GCM_PAIR(5, 5) GCM_PAIR(6, 6) \
+	GCM_PAIR(7, 7) GCM_PAIR0(8) GCM_ROUND(9)
+#define GCM_MID12                                                                                 \
+	GCM_PAIR(1, 1) GCM_PAIR(2, 2) GCM_PAIR(3, 3) GCM_ROUND(4) GCM_PAIR(5, 4) GCM_PAIR(6, 5)   \
+	GCM_PAIR(7, 6) GCM_ROUND(8) GCM_PAIR(9, 7) GCM_PAIR0(10) GCM_ROUND(11)
+#define GCM_MID14                                                                                 \
+	GCM_PAIR(1, 1) GCM_PAIR(2, 2) GCM_ROUND(3) GCM_PAIR(4, 3) GCM_PAIR(5, 4) GCM_ROUND(6)     \
+	GCM_PAIR(7, 5) GCM_ROUND(8) GCM_PAIR(9, 6) GCM_PAIR(10, 7) GCM_ROUND(11) GCM_PAIR0(12)    \
+	GCM_ROUND(13)
+#define GCM_MID(SEQ)                                                                              \
+	__asm__("vpxor %[lo], %[lo], %[lo]\n\t"                                                  \
+	        "vpxor %[hi], %[hi], %[hi]\n\t"                                                  \
+	        "vpxor %[mid], %[mid], %[mid]\n\t" SEQ                                           \
+	        : [x0] "+x"(x[0]), [x1] "+x"(x[1]), [x2] "+x"(x[2]), [x3] "+x"(x[3]), [x4] "+x"(x[4]), \
+	          [x5] "+x"(x[5]), [x6] "+x"(x[6]), [x7] "+x"(x[7]), [lo] "=&x"(s.lo), [hi] "=&x"(s.hi), \
+	          [mid] "=&x"(s.mid), [key] "=&x"(key), [d] "=&x"(d), [m] "=&x"(m), [t] "=&x"(t)    \
+	        : [rk] "r"(rk), [g] "r"(gsrc), [h] "r"(&c->gh), [acc] "m"(acc256), [bswap] "m"(bswap) \
+	        : "memory")
+
 /* 16 counter blocks (8 registers of 2) encrypted and XORed onto src into
  * dst, while the 16 ciphertext blocks at gsrc (the previous group when
- * encrypting, this one when decrypting) are hashed, one register pair per
- * AES round: eight multiplies against H^16..H^1 and a single reduction.
+ * encrypting, this one when decrypting) are hashed with one reduction.
  * gsrc is read before dst is written, so decrypting in place is fine.
- * ctr2: the group's first two counter blocks, reflected, one per lane. */
+ * ctr2: the group's first two counter blocks, reflected, one per lane.
+ * nr (10, 12, 14) a constant. */
 BC_X86_INLINE BC_X86_GCM_VAES __m128i gcm_vaes_group(const struct bc_gcm_aes_x86_ctx *c, __m128i acc, __m256i ctr2,
-                                                     const uint8_t *src, uint8_t *dst, const uint8_t *gsrc)
+                                                     const uint8_t *src, uint8_t *dst, const uint8_t *gsrc,
+                                                     const unsigned nr)
 {
-	const __m256i bswap = bc_x86_bswap256_mask();
+	const __m256i bswap = bc_x86_bswap256_mask(), acc256 = _mm256_zextsi128_si256(acc);
 	const uint8_t (*rk)[16] = c->aes.rk;
-	__m256i x[8], key = bc_aes_x86_rk256(rk, 0);
+	__m256i x[8], key = bc_aes_x86_rk256(rk, 0), d, m, t;
 	struct bc_ghash_x86_sum256 s;
-	unsigned r;
 
+	_Static_assert(offsetof(struct bc_ghash_x86_key, k) == 256, "GCM_GH");
 	gcm_vaes_ctrs(x, ctr2, 8, gcm_vaes_bytewise(ctr2));
 	_Pragma("GCC unroll 8")
 	for (int j = 0; j < 8; j++)
 		x[j] = _mm256_xor_si256(x[j], key);
-	_Pragma("GCC unroll 8")
-	for (unsigned i = 0; i < 8; i++) {
-		__m256i g = _mm256_shuffle_epi8(bc_aes_x86_load256(gsrc + 32 * i), bswap);
-
-		key = bc_aes_x86_rk256(rk, i + 1);
-		_Pragma("GCC unroll 8")
-		for (int j = 0; j < 8; j++)
-			x[j] = _mm256_aesenc_epi128(x[j], key);
-		if (i == 0)
-			g = _mm256_xor_si256(g, _mm256_zextsi128_si256(acc));
-		bc_ghash_x86_mul2(&s, &c->gh, 2 * i, g, i == 0);
-	}
+	if (nr == 10)
+		GCM_MID(GCM_MID10);
+	else if (nr == 12)
+		GCM_MID(GCM_MID12);
+	else
+		GCM_MID(GCM_MID14);
 	acc = bc_ghash_x86_reduce256(&s);
-	for (r = 9; r < c->aes.rounds; r++) {
-		key = bc_aes_x86_rk256(rk, r);
-		_Pragma("GCC unroll 8")
-		for (int j = 0; j < 8; j++)
-			x[j] = _mm256_aesenc_epi128(x[j], key);
-	}
-	key = bc_aes_x86_rk256(rk, r);
+	key = bc_aes_x86_rk256(rk, nr);
 	_Pragma("GCC unroll 8")
 	for (int j = 0; j < 8; j++)
 		bc_aes_x86_store256(dst + 32 * j, _mm256_xor_si256(_mm256_aesenclast_epi128(x[j], key),
@@ -149,6 +190,45 @@ BC_X86_INLINE BC_X86_GCM_VAES __m128i gcm_vaes_tail(const struct bc_gcm_aes_x86_
 	return ej0;
 }
 
+/* The whole groups of 256 bytes at src, through gcm_vaes_group with the
+ * key's round count as a constant. When encrypting, each group is hashed
+ * during the next one's rounds; the first has no predecessor, and the
+ * last is left in *pend for the caller to hash beside the tail's rounds. */
+BC_X86_INLINE BC_X86_GCM_VAES __m128i gcm_vaes_groups(const struct bc_gcm_aes_x86_ctx *c, __m128i acc, __m256i *ctr2,
+                                                      const uint8_t *src, uint8_t *dst, size_t groups, int enc,
+                                                      const uint8_t **pend, const unsigned nr)
+{
+	const __m256i sixteen = _mm256_set_epi32(0, 0, 0, 16, 0, 0, 0, 16);
+
+	if (enc) {
+		__m256i x[8];
+
+		gcm_vaes_ctrs(x, *ctr2, 8, gcm_vaes_bytewise(*ctr2));
+		bc_aes_x86_enc_256(&c->aes, x, 8);
+		for (int j = 0; j < 8; j++)
+			bc_aes_x86_store256(dst + 32 * j, _mm256_xor_si256(x[j], bc_aes_x86_load256(src + 32 * j)));
+		for (*ctr2 = _mm256_add_epi32(*ctr2, sixteen); --groups;
+		     *ctr2 = _mm256_add_epi32(*ctr2, sixteen), src += 256, dst += 256)
+			acc = gcm_vaes_group(c, acc, *ctr2, src + 256, dst + 256, dst, nr);
+		*pend = dst;
+		return acc;
+	}
+	for (; groups; groups--, *ctr2 = _mm256_add_epi32(*ctr2, sixteen), src += 256, dst += 256)
+		acc = gcm_vaes_group(c, acc, *ctr2, src, dst, src, nr);
+	return acc;
+}
+
+static BC_X86_GCM_VAES __m128i gcm_vaes_bulk(const struct bc_gcm_aes_x86_ctx *c, __m128i acc, __m256i *ctr2,
+                                             const uint8_t *src, uint8_t *dst, size_t groups, int enc,
+                                             const uint8_t **pend)
+{
+	switch (c->aes.rounds) {
+	case 10: return gcm_vaes_groups(c, acc, ctr2, src, dst, groups, enc, pend, 10);
+	case 12: return gcm_vaes_groups(c, acc, ctr2, src, dst, groups, enc, pend, 12);
+	default: return gcm_vaes_groups(c, acc, ctr2, src, dst, groups, enc, pend, 14);
+	}
+}
+
 /* The whole data path; returns the final GHASH (lengths included) and
  * E_K(J0) in *ej0. The ciphertext tail is hashed from src before dst is
  * written when decrypting (in place it would be gone), from dst after
@@ -157,28 +237,16 @@ static BC_X86_GCM_VAES __m128i gcm_vaes_crypt(const struct bc_gcm_aes_x86_ctx *c
                                               const uint8_t *src, uint8_t *dst, size_t len, size_t adlen, int enc,
                                               __m128i *ej0)
 {
-	const __m256i sixteen = _mm256_set_epi32(0, 0, 0, 16, 0, 0, 0, 16);
 	__m256i ctr2 = _mm256_add_epi32(_mm256_broadcastsi128_si256(st->ctr), _mm256_set_epi32(0, 0, 0, 1, 0, 0, 0, 0));
 	__m128i acc = st->acc;
 	const uint8_t *pend = NULL;
-	size_t total = len;
+	size_t total = len, bulk = len & ~(size_t)255;
 
-	if (enc && len >= 256) {
-		/* Each group is hashed during the next one's rounds; the first has
-		 * no predecessor, the last (pend) is hashed at the end, beside the
-		 * tail's rounds. */
-		__m256i x[8];
-
-		gcm_vaes_ctrs(x, ctr2, 8, gcm_vaes_bytewise(ctr2));
-		bc_aes_x86_enc_256(&c->aes, x, 8);
-		for (int j = 0; j < 8; j++)
-			bc_aes_x86_store256(dst + 32 * j, _mm256_xor_si256(x[j], bc_aes_x86_load256(src + 32 * j)));
-		for (pend = dst, ctr2 = _mm256_add_epi32(ctr2, sixteen), src += 256, dst += 256, len -= 256; len >= 256;
-		     pend = dst, ctr2 = _mm256_add_epi32(ctr2, sixteen), src += 256, dst += 256, len -= 256)
-			acc = gcm_vaes_group(c, acc, ctr2, src, dst, pend);
-	}
-	for (; len >= 256; ctr2 = _mm256_add_epi32(ctr2, sixteen), src += 256, dst += 256, len -= 256)
-		acc = gcm_vaes_group(c, acc, ctr2, src, dst, src);
+	if (bulk)
+		acc = gcm_vaes_bulk(c, acc, &ctr2, src, dst, bulk / 256, enc, &pend);
+	src += bulk;
+	dst += bulk;
+	len -= bulk;
 	if (!enc)
 		acc = bc_gcm_x86_final(&c->gh, acc, src, len, adlen, total);
 	*ej0 = len <= 32 ? bc_gcm_aes_x86_tail(c, _mm256_castsi256_si128(ctr2), st->j0, src, dst, len)
