@@ -117,8 +117,8 @@ BC_X86_INLINE BC_X86_GCM_VAES __m128i gcm_vaes_group(const struct bc_gcm_aes_x86
 	key = bc_aes_x86_rk256(rk, nr);
 	_Pragma("GCC unroll 8")
 	for (int j = 0; j < 8; j++)
-		bc_aes_x86_store256(dst + 32 * j, _mm256_xor_si256(_mm256_aesenclast_epi128(x[j], key),
-		                                                   bc_aes_x86_load256(src + 32 * j)));
+		bc_aes_x86_store256(dst + 32 * j,
+		                    _mm256_aesenclast_epi128(x[j], _mm256_xor_si256(key, bc_aes_x86_load256(src + 32 * j))));
 	return acc;
 }
 
