@@ -8,41 +8,9 @@
 
 /* ---- one block, latency first ------------------------------------------------------
  * A lone block keeps each of its four words in all four lanes of a register,
- * so ShiftRows moves nothing. Its round is a chain, so it is shortened:
- * the words are kept mapped by M, the linear part of pre() (bytewise), so
- * pre(x1 ^ x2 ^ x3 ^ rk) = M x1 ^ M x2 ^ M x3 ^ pre(rk) needs no lookup on
- * the chain. The new word M(x0 ^ L(post(a))) then has to come straight from
- * the AESENCLAST output a. Write rol2 bytewise, rol2(X) = s(X) ^ R8 h(X) with
- * s(b) = b << 2, h(b) = b >> 6 on each byte and R8 the byte rotation, and
- * L(B) = B ^ R24 B ^ (1 + R8 + R16) rol2(B) becomes
- *     (B ^ sB) ^ R8 (sB ^ hB) ^ R16 (sB ^ hB) ^ R24 (B ^ hB),
- * each bracket a bytewise affine function of a once B = post(a). M is bytewise
- * and commutes with R8, R16, R24, so with V0 = M(B ^ sB), V1 = M(sB ^ hB),
- * V3 = M(B ^ hB) (each two nibble tables, from the same script):
- *     M x_new = M x0 ^ V0(a) ^ R8 V1(a) ^ R16 V1(a) ^ R24 V3(a),
- * V1 looked up once and rotated twice, V3 through rotated nibble indices, so
- * the lookups run side by side: the chain per round is about half of what
- * the multi-block round code takes. */
-#define SM4X_V0_LO 0x0b, 0x8d, 0xd8, 0x5e, 0x73, 0xf5, 0xa0, 0x26, 0x17, 0x91, 0xc4, 0x42, 0x6f, 0xe9, 0xbc, 0x3a
-#define SM4X_V0_HI 0x00, 0xeb, 0xdc, 0x37, 0xf0, 0x1b, 0x2c, 0xc7, 0xcd, 0x26, 0x11, 0xfa, 0x3d, 0xd6, 0xe1, 0x0a
-#define SM4X_V1_LO 0x76, 0xa5, 0x7b, 0xa8, 0xd6, 0x05, 0xdb, 0x08, 0x34, 0xe7, 0x39, 0xea, 0x94, 0x47, 0x99, 0x4a
-#define SM4X_V1_HI 0x00, 0xb4, 0x49, 0xfd, 0x82, 0x36, 0xcb, 0x7f, 0xbc, 0x08, 0xf5, 0x41, 0x3e, 0x8a, 0x77, 0xc3
-#define SM4X_V3_LO 0x7d, 0x28, 0xa3, 0xf6, 0xa5, 0xf0, 0x7b, 0x2e, 0x23, 0x76, 0xfd, 0xa8, 0xfb, 0xae, 0x25, 0x70
-#define SM4X_V3_HI 0x00, 0x5f, 0x95, 0xca, 0x72, 0x2d, 0xe7, 0xb8, 0x71, 0x2e, 0xe4, 0xbb, 0x03, 0x5c, 0x96, 0xc9
-#define SM4X_M_LO  0x00, 0x8c, 0x30, 0xbc, 0x85, 0x09, 0xb5, 0x39, 0x9f, 0x13, 0xaf, 0x23, 0x1a, 0x96, 0x2a, 0xa6
-#define SM4X_MI_LO 0x00, 0x85, 0xd9, 0x5c, 0x2e, 0xab, 0xf7, 0x72, 0x80, 0x05, 0x59, 0xdc, 0xae, 0x2b, 0x77, 0xf2
-#define SM4X_MI_HI 0x00, 0x55, 0x57, 0x02, 0x44, 0x11, 0x13, 0x46, 0xaf, 0xfa, 0xf8, 0xad, 0xeb, 0xbe, 0xbc, 0xe9
-#define SM4X_R8    3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14
-#define SM4X_R16   2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13
-#define SM4X_R24   1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8, 13, 14, 15, 12
-
-/* Two nibble tables applied to every byte of v (M's high table is pre()'s). */
-SM4X_FN __m128i sm4x_nib(__m128i lo_tbl, __m128i hi_tbl, __m128i v)
-{
-	const __m128i m = SM4X_NIBBLES;
-	return _mm_xor_si128(_mm_shuffle_epi8(lo_tbl, _mm_and_si128(v, m)),
-	                     _mm_shuffle_epi8(hi_tbl, _mm_and_si128(_mm_srli_epi32(v, 4), m)));
-}
+ * so ShiftRows moves nothing; the round is the M-domain one of sm4_x86.h,
+ * with the lookups run side by side (V3 through rotated nibble indices)
+ * and the XORs ordered for the shortest chain. */
 
 /* Keeps the compiler from re-associating XORs across v: the order written is
  * the one that keeps the round's chain short. */

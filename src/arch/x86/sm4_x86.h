@@ -46,6 +46,40 @@
 #define SM4X_ISR8  7, 0, 13, 10, 11, 4, 1, 14, 15, 8, 5, 2, 3, 12, 9, 6
 #define SM4X_ISR16 10, 7, 0, 13, 14, 11, 4, 1, 2, 15, 8, 5, 6, 3, 12, 9
 #define SM4X_ISR24 13, 10, 7, 0, 1, 14, 11, 4, 5, 2, 15, 8, 9, 6, 3, 12
+/*
+ * The round, shortened. The words are kept mapped by M, the linear part of pre() (bytewise), so
+ * pre(x1 ^ x2 ^ x3 ^ rk) = M x1 ^ M x2 ^ M x3 ^ pre(rk) needs no lookup on
+ * the chain. The new word M(x0 ^ L(post(a))) then has to come straight from
+ * the AESENCLAST output a. Write rol2 bytewise, rol2(X) = s(X) ^ R8 h(X) with
+ * s(b) = b << 2, h(b) = b >> 6 on each byte and R8 the byte rotation, and
+ * L(B) = B ^ R24 B ^ (1 + R8 + R16) rol2(B) becomes
+ *     (B ^ sB) ^ R8 (sB ^ hB) ^ R16 (sB ^ hB) ^ R24 (B ^ hB),
+ * each bracket a bytewise affine function of a once B = post(a). M is bytewise
+ * and commutes with R8, R16, R24, so with V0 = M(B ^ sB), V1 = M(sB ^ hB),
+ * V3 = M(B ^ hB) (each two nibble tables, from the same script):
+ *     M x_new = M x0 ^ V0(a) ^ R8 V1(a) ^ R16 V1(a) ^ R24 V3(a),
+ * V1 looked up once and rotated twice: six lookups and four byte
+ * permutations, no lookup before AESENCLAST and no shift after it but the
+ * nibble split, where the plain round (pre, AESENCLAST, post, then L by
+ * permutations and a 2-bit rotation) takes 28 vector operations and a
+ * chain of some 15: here 24 and about 10, which matters on cores whose
+ * simple vector operations take two cycles. With more than one block per
+ * register the AESENCLAST output is in ShiftRows order, so the four
+ * permutations are the ISR masks below; a lone block in all four lanes
+ * needs only R8, R16, R24. */
+#define SM4X_V0_LO 0x0b, 0x8d, 0xd8, 0x5e, 0x73, 0xf5, 0xa0, 0x26, 0x17, 0x91, 0xc4, 0x42, 0x6f, 0xe9, 0xbc, 0x3a
+#define SM4X_V0_HI 0x00, 0xeb, 0xdc, 0x37, 0xf0, 0x1b, 0x2c, 0xc7, 0xcd, 0x26, 0x11, 0xfa, 0x3d, 0xd6, 0xe1, 0x0a
+#define SM4X_V1_LO 0x76, 0xa5, 0x7b, 0xa8, 0xd6, 0x05, 0xdb, 0x08, 0x34, 0xe7, 0x39, 0xea, 0x94, 0x47, 0x99, 0x4a
+#define SM4X_V1_HI 0x00, 0xb4, 0x49, 0xfd, 0x82, 0x36, 0xcb, 0x7f, 0xbc, 0x08, 0xf5, 0x41, 0x3e, 0x8a, 0x77, 0xc3
+#define SM4X_V3_LO 0x7d, 0x28, 0xa3, 0xf6, 0xa5, 0xf0, 0x7b, 0x2e, 0x23, 0x76, 0xfd, 0xa8, 0xfb, 0xae, 0x25, 0x70
+#define SM4X_V3_HI 0x00, 0x5f, 0x95, 0xca, 0x72, 0x2d, 0xe7, 0xb8, 0x71, 0x2e, 0xe4, 0xbb, 0x03, 0x5c, 0x96, 0xc9
+#define SM4X_M_LO  0x00, 0x8c, 0x30, 0xbc, 0x85, 0x09, 0xb5, 0x39, 0x9f, 0x13, 0xaf, 0x23, 0x1a, 0x96, 0x2a, 0xa6
+#define SM4X_MI_LO 0x00, 0x85, 0xd9, 0x5c, 0x2e, 0xab, 0xf7, 0x72, 0x80, 0x05, 0x59, 0xdc, 0xae, 0x2b, 0x77, 0xf2
+#define SM4X_MI_HI 0x00, 0x55, 0x57, 0x02, 0x44, 0x11, 0x13, 0x46, 0xaf, 0xfa, 0xf8, 0xad, 0xeb, 0xbe, 0xbc, 0xe9
+#define SM4X_R8    3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14
+#define SM4X_R16   2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13
+#define SM4X_R24   1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8, 13, 14, 15, 12
+
 /* Byte swap of each 32-bit word: SM4 words are big-endian. */
 #define SM4X_BSWAP32 3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12
 
@@ -201,41 +235,49 @@ SM4X_FN __m256i sm4x_aeslast2(__m256i x, __m256i k)
 #define SM4X_CHUNK (SM4X_G * SM4X_NB)
 #define SM4X_BPR (SM4X_NB / 4)    /* blocks per register of blocks */
 
-/* ---- the round ---------------------------------------------------------------------
- * T(y) = L(S(y)) in every 32-bit lane, L(B) = B ^ B<<<2 ^ B<<<10 ^ B<<<18 ^ B<<<24
- * = B ^ B<<<24 ^ (B ^ B<<<8 ^ B<<<16)<<<2: the byte rotations are PSHUFBs that
- * also undo ShiftRows, the 2-bit one two shifts. */
+/* ---- the round (in the M domain, see the top of this file) ------------------------- */
 #define SM4X_NIBBLES SM4V_C(15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15)
 
+/* Two nibble tables applied to every byte of v (M's high table is pre()'s). */
+SM4X_FN sm4v sm4x_nib(sm4v lo_tbl, sm4v hi_tbl, sm4v v)
+{
+	const sm4v m = SM4X_NIBBLES;
+	return SM4V_XOR(SM4V_SHUF(lo_tbl, SM4V_AND(v, m)), SM4V_SHUF(hi_tbl, SM4V_AND(SM4V_SRL32(v, 4), m)));
+}
+
 /* The S-box on every byte, the result in ShiftRows order (which is no order
- * at all when every 32-bit lane holds the same word). */
+ * at all when every 32-bit lane holds the same word): the key schedule's. */
 SM4X_FN sm4v sm4x_sbox(sm4v y)
 {
 	const sm4v m = SM4X_NIBBLES;
-	sm4v a = SM4V_XOR(SM4V_SHUF(SM4V_C(SM4X_PRE_LO), SM4V_AND(y, m)),
-	                  SM4V_SHUF(SM4V_C(SM4X_PRE_HI), SM4V_AND(SM4V_SRL32(y, 4), m)));
 
 	/* The round key is the nibble mask already in a register (post_lo is
-	 * indexed accordingly); a zero would cost one more register. */
-	a = SM4V_AESLAST(a, m);
-	return SM4V_XOR(SM4V_SHUF(SM4V_C(SM4X_POST_LO), SM4V_AND(a, m)),
-	                SM4V_SHUF(SM4V_C(SM4X_POST_HI), SM4V_AND(SM4V_SRL32(a, 4), m)));
+	 * indexed accordingly). */
+	return sm4x_nib(SM4V_C(SM4X_POST_LO), SM4V_C(SM4X_POST_HI),
+	                SM4V_AESLAST(sm4x_nib(SM4V_C(SM4X_PRE_LO), SM4V_C(SM4X_PRE_HI), y), m));
 }
 
-/* L(a) with a the S-box output in ShiftRows order. */
-SM4X_FN sm4v sm4x_l(sm4v a)
+/* M x_new from M x0 and y = pre(x1 ^ x2 ^ x3 ^ rk), several blocks per
+ * register (the M-domain round above). */
+SM4X_FN sm4v sm4x_round_m(sm4v mx0, sm4v y)
 {
-	sm4v b = SM4V_SHUF(a, SM4V_C(SM4X_ISR0));
-	sm4v t = SM4V_XOR(SM4V_XOR(b, SM4V_SHUF(a, SM4V_C(SM4X_ISR8))), SM4V_SHUF(a, SM4V_C(SM4X_ISR16)));
-	return SM4V_XOR(SM4V_XOR(b, SM4V_SHUF(a, SM4V_C(SM4X_ISR24))),
-	                SM4V_XOR(SM4V_SLL32(t, 2), SM4V_SRL32(t, 30)));
+	const sm4v m = SM4X_NIBBLES;
+	sm4v a = SM4V_AESLAST(y, SM4V_SET1(0));
+	sm4v lo = SM4V_AND(a, m), hi = SM4V_AND(SM4V_SRL32(a, 4), m);
+	sm4v v0 = SM4V_XOR(SM4V_SHUF(SM4V_C(SM4X_V0_LO), lo), SM4V_SHUF(SM4V_C(SM4X_V0_HI), hi));
+	sm4v v1 = SM4V_XOR(SM4V_SHUF(SM4V_C(SM4X_V1_LO), lo), SM4V_SHUF(SM4V_C(SM4X_V1_HI), hi));
+	sm4v v3 = SM4V_XOR(SM4V_SHUF(SM4V_C(SM4X_V3_LO), lo), SM4V_SHUF(SM4V_C(SM4X_V3_HI), hi));
+
+	return SM4V_XOR(SM4V_XOR(SM4V_XOR(mx0, SM4V_SHUF(v0, SM4V_C(SM4X_ISR0))), SM4V_SHUF(v1, SM4V_C(SM4X_ISR8))),
+	                SM4V_XOR(SM4V_SHUF(v1, SM4V_C(SM4X_ISR16)), SM4V_SHUF(v3, SM4V_C(SM4X_ISR24))));
 }
 
-/* The 32 rounds on G groups of four registers of words. A round is a chain
- * of some 22 cycles of latency but only about 7 of throughput, so the groups'
- * independent chains are interleaved step by step: the out-of-order window
- * then always holds work of every group. The newest word is XORed in last. */
-SM4X_FN void sm4x_rounds(const uint32_t *rk, sm4v xm[][4], int G)
+/* The 32 rounds on G groups of four registers of words, kpre the round keys
+ * through pre(); the words go into the M domain and back around them. A
+ * round is a chain of latency, so the groups' independent chains are
+ * interleaved step by step: the out-of-order window then always holds work
+ * of every group. The newest word is XORed in last. */
+SM4X_FN void sm4x_rounds(const uint32_t *kpre, sm4v xm[][4], int G)
 {
 	/* A local copy: __m128i/__m256i may alias anything, so working through
 	 * the pointer would tie every round to memory. */
@@ -244,26 +286,23 @@ SM4X_FN void sm4x_rounds(const uint32_t *rk, sm4v xm[][4], int G)
 #pragma GCC unroll 8
 	for (int g = 0; g < G; g++)
 		for (int j = 0; j < 4; j++)
-			x[g][j] = xm[g][j];
+			x[g][j] = sm4x_nib(SM4V_C(SM4X_M_LO), SM4V_C(SM4X_PRE_HI), xm[g][j]);
 	for (int r = 0; r < 32; r += 4) {
 #pragma GCC unroll 4
 		for (int j = 0; j < 4; j++) {
-			sm4v k = SM4V_SET1((int)rk[r + j]), a[8];
+			sm4v k = SM4V_SET1((int)kpre[r + j]), a[8];
 #pragma GCC unroll 8
 			for (int g = 0; g < G; g++)
 				a[g] = SM4V_XOR(SM4V_XOR(SM4V_XOR(x[g][(j + 1) & 3], x[g][(j + 2) & 3]), k), x[g][(j + 3) & 3]);
 #pragma GCC unroll 8
 			for (int g = 0; g < G; g++)
-				a[g] = sm4x_sbox(a[g]);
-#pragma GCC unroll 8
-			for (int g = 0; g < G; g++)
-				x[g][j] = SM4V_XOR(x[g][j], sm4x_l(a[g]));
+				x[g][j] = sm4x_round_m(x[g][j], a[g]);
 		}
 	}
 #pragma GCC unroll 8
 	for (int g = 0; g < G; g++)
 		for (int j = 0; j < 4; j++)
-			xm[g][j] = x[g][j];
+			xm[g][j] = sm4x_nib(SM4V_C(SM4X_MI_LO), SM4V_C(SM4X_MI_HI), x[g][j]);
 }
 
 /* Four registers of blocks <-> four registers of words (each word an integer):
@@ -296,17 +335,17 @@ SM4X_FN void sm4x_from_words(sm4v x[4])
 
 /* The rounds for ng (1..SM4X_G) groups: one instantiation per count, shared
  * by every mode, so a short tail costs the latency of one pass, not one per group. */
-SM4X_API void sm4x_rounds_ng(const uint32_t *rk, sm4v x[][4], unsigned ng)
+SM4X_API void sm4x_rounds_ng(const uint32_t *kpre, sm4v x[][4], unsigned ng)
 {
 	switch (ng) {
-	case 1: sm4x_rounds(rk, x, 1); break;
-	case 2: sm4x_rounds(rk, x, 2); break;
-	case 3: sm4x_rounds(rk, x, 3); break;
-	case 4: sm4x_rounds(rk, x, 4); break;
-	case 5: sm4x_rounds(rk, x, 5); break;
-	case 6: sm4x_rounds(rk, x, 6); break;
-	case 7: sm4x_rounds(rk, x, 7); break;
-	default: sm4x_rounds(rk, x, 8); break;
+	case 1: sm4x_rounds(kpre, x, 1); break;
+	case 2: sm4x_rounds(kpre, x, 2); break;
+	case 3: sm4x_rounds(kpre, x, 3); break;
+	case 4: sm4x_rounds(kpre, x, 4); break;
+	case 5: sm4x_rounds(kpre, x, 5); break;
+	case 6: sm4x_rounds(kpre, x, 6); break;
+	case 7: sm4x_rounds(kpre, x, 7); break;
+	default: sm4x_rounds(kpre, x, 8); break;
 	}
 }
 
@@ -317,11 +356,11 @@ SM4X_FN void sm4x_from_words_ng(sm4v x[][4], unsigned ng)
 }
 
 /* ng groups of registers of blocks through the cipher, in place. */
-SM4X_FN void sm4x_crypt_ng(const uint32_t *rk, sm4v b[][4], unsigned ng)
+SM4X_FN void sm4x_crypt_ng(const uint32_t *kpre, sm4v b[][4], unsigned ng)
 {
 	for (unsigned g = 0; g < ng; g++)
 		sm4x_to_words(b[g]);
-	sm4x_rounds_ng(rk, b, ng);
+	sm4x_rounds_ng(kpre, b, ng);
 	sm4x_from_words_ng(b, ng);
 }
 
@@ -374,7 +413,7 @@ static inline size_t sm4x_pass_len(size_t left)
 /* ---- ECB (and the cipher's multi-block encrypt/decrypt) ------------------------------ */
 SM4X_API void sm4x_ecb(const struct bc_sm4_x86_key *k, int dec, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
-	const uint32_t *rk = dec ? k->dec : k->enc;
+	const uint32_t *kpre = dec ? k->dec_pre : k->enc_pre;
 	sm4v b[SM4X_G][4];
 	uint8_t pad[16 * SM4X_NB];
 	size_t len = 16 * nblocks;
@@ -386,7 +425,7 @@ SM4X_API void sm4x_ecb(const struct bc_sm4_x86_key *k, int dec, uint8_t *dst, co
 	for (; len; ) {
 		size_t m = sm4x_pass_len(len);
 
-		sm4x_crypt_ng(rk, b, sm4x_load(b, src, m, pad));
+		sm4x_crypt_ng(kpre, b, sm4x_load(b, src, m, pad));
 		sm4x_store(dst, b, m, pad);
 		src += m;
 		dst += m;
@@ -424,7 +463,7 @@ static void sm4x_ecb_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, u
  * written, so dst == src works. */
 SM4X_API void sm4x_cbc_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
-	const uint32_t *rk = ((const struct bc_sm4_x86_key *)ctx)->dec;
+	const uint32_t *kpre = ((const struct bc_sm4_x86_key *)ctx)->dec_pre;
 	__m128i prev = _mm_loadu_si128((const __m128i *)(void *)iv);
 	sm4v b[SM4X_G][4], p[SM4X_G][4];
 	uint8_t pad[16 * SM4X_NB];
@@ -442,7 +481,7 @@ SM4X_API void sm4x_cbc_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src,
 			                    : _mm256_permute2x128_si256(_mm256_castsi128_si256(prev), b[0][0], 0x20);
 #endif
 		}
-		sm4x_crypt_ng(rk, b, ng);
+		sm4x_crypt_ng(kpre, b, ng);
 		for (unsigned i = 0; i < 4 * ng; i++)
 			b[i / 4][i % 4] = SM4V_XOR(b[i / 4][i % 4], p[i / 4][i % 4]);
 		sm4x_store(dst, b, m, pad);
@@ -498,7 +537,7 @@ SM4X_FN void sm4x_xor_out(uint8_t *dst, const uint8_t *src, sm4v x[][4], size_t 
 SM4X_API void sm4x_ctr_crypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
 	const struct bc_sm4_x86_key *k = ctx;
-	const uint32_t *rk = k->enc;
+	const uint32_t *kpre = k->enc_pre;
 	uint64_t hi, lo, n = 0;
 	sm4v x[SM4X_G][4];
 	uint8_t pad[16 * SM4X_NB];
@@ -517,7 +556,7 @@ SM4X_API void sm4x_ctr_crypt(const void *ctx, uint8_t *iv, const uint8_t *src, u
 		unsigned ng = (unsigned)((m + 16 * SM4X_NB - 1) / (16 * SM4X_NB));
 
 		sm4x_ctr_words(x, hi + (lo + n < lo), lo + n, ng);
-		sm4x_rounds_ng(rk, x, ng);
+		sm4x_rounds_ng(kpre, x, ng);
 		sm4x_from_words_ng(x, ng);
 		sm4x_xor_out(dst, src, x, m, pad);
 		n += (m + 15) / 16;
@@ -572,7 +611,7 @@ SM4X_FN void sm4x_xts_one(const uint32_t *kpre, uint8_t *dst, const uint8_t *src
 SM4X_FN void sm4x_xts(const struct bc_sm4_x86_xts_key *key, int enc, const uint8_t *iv,
                       const uint8_t *src, uint8_t *dst, size_t len)
 {
-	const uint32_t *rk = enc ? key->k1.enc : key->k1.dec, *kpre = enc ? key->k1.enc_pre : key->k1.dec_pre;
+	const uint32_t *kpre = enc ? key->k1.enc_pre : key->k1.dec_pre;
 	const __m128i mask = bc_x86_xts_mask();
 	const size_t r = len % 16, whole = len - r;
 	sm4v b[SM4X_G][4], tw[SM4X_G][4];
@@ -612,7 +651,7 @@ SM4X_FN void sm4x_xts(const struct bc_sm4_x86_xts_key *key, int enc, const uint8
 		}
 		for (unsigned i = 0; i < 4 * ng; i++)
 			b[i / 4][i % 4] = SM4V_XOR(b[i / 4][i % 4], tw[i / 4][i % 4]);
-		sm4x_crypt_ng(rk, b, ng);
+		sm4x_crypt_ng(kpre, b, ng);
 		for (unsigned i = 0; i < 4 * ng; i++)
 			b[i / 4][i % 4] = SM4V_XOR(b[i / 4][i % 4], tw[i / 4][i % 4]);
 		sm4x_store(dst, b, m, pad);
@@ -655,7 +694,7 @@ SM4X_API void sm4x_mac_many(const void *ctx, unsigned n, uint8_t (*st)[16], cons
 {
 	enum { GM = 8 / SM4X_NB };
 	static const uint8_t zero[16];
-	const uint32_t *rk = ((const struct bc_sm4_x86_key *)ctx)->enc;
+	const uint32_t *kpre = ((const struct bc_sm4_x86_key *)ctx)->enc_pre;
 	const uint8_t *p[8];
 	size_t step[8];
 	uint8_t buf[8 * 16] = { 0 };
@@ -681,7 +720,7 @@ SM4X_API void sm4x_mac_many(const void *ctx, unsigned n, uint8_t (*st)[16], cons
 		}
 		for (unsigned c = 0; c < 8; c++)
 			p[c] += step[c];
-		sm4x_crypt_ng(rk, b, GM);
+		sm4x_crypt_ng(kpre, b, GM);
 	}
 	for (int j = 0; j < 4 * GM; j++)
 		SM4V_STORE(buf + 16 * SM4X_BPR * j, b[j / 4][j % 4]);
@@ -709,7 +748,7 @@ SM4X_FN __m128i sm4x_gcm(const struct bc_sm4_x86_gcm_key *key, int enc, const ui
                          const uint8_t *ad, size_t adlen, const uint8_t *src, uint8_t *dst, size_t len,
                          __m128i *ej0)
 {
-	const uint32_t *rk = key->k.enc;
+	const uint32_t *kpre = key->k.enc_pre;
 	struct bc_gcm_x86_state st;
 	sm4v x[SM4X_G][4];
 	uint8_t pad[16 * SM4X_NB];
@@ -740,7 +779,7 @@ SM4X_FN __m128i sm4x_gcm(const struct bc_sm4_x86_gcm_key *key, int enc, const ui
 			 * a counter derived from GHASH_H(IV) never meets a branch */
 			x[g][3] = SM4V_ADD32(cv, SM4V_ADD32(SM4V_SET1((int)(g * SM4X_NB)), SM4V_LANES()));
 		}
-		sm4x_rounds_ng(rk, x, ng);
+		sm4x_rounds_ng(kpre, x, ng);
 		sm4x_from_words_ng(x, ng);
 		sm4x_xor_out(dst, src, x, m, pad);
 		if (enc)
