@@ -240,6 +240,7 @@ SM4X_FN __m256i sm4x_aeslast2(__m256i x, __m256i k)
 #define SM4X_G 8
 #define SM4X_CHUNK (SM4X_G * SM4X_NB)
 #define SM4X_BPR (SM4X_NB / 4)    /* blocks per register of blocks */
+#define SM4X_PASS (16 * SM4X_CHUNK)   /* bytes per pass, at most */
 
 /* ---- the round (in the M domain, see the top of this file) ------------------------- */
 #define SM4X_NIBBLES SM4V_C(15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15)
@@ -282,8 +283,12 @@ SM4X_FN sm4v sm4x_round_m(sm4v mx0, sm4v y)
  * through pre(); the words go into the M domain and back around them. A
  * round is a chain of latency, so the groups' independent chains are
  * interleaved step by step: the out-of-order window then always holds work
- * of every group. The newest word is XORed in last. */
-SM4X_FN void sm4x_rounds(const uint32_t *kpre, sm4v xm[][4], int G)
+ * of every group. The newest word is XORed in last.
+ * With gh (G = SM4X_G only), the SM4X_PASS bytes at ct are also folded into
+ * *acc with GHASH, an eighth every four rounds: gcm's multiplies then fill
+ * the gaps of the rounds' chains instead of running after them. */
+SM4X_FN void sm4x_rounds(const uint32_t *kpre, sm4v xm[][4], int G, const struct bc_ghash_x86_key *gh, __m128i *acc,
+                         const uint8_t *ct)
 {
 	/* A local copy: __m128i/__m256i may alias anything, so working through
 	 * the pointer would tie every round to memory. */
@@ -294,6 +299,8 @@ SM4X_FN void sm4x_rounds(const uint32_t *kpre, sm4v xm[][4], int G)
 		for (int j = 0; j < 4; j++)
 			x[g][j] = sm4x_nib(SM4V_C(SM4X_M_LO), SM4V_C(SM4X_PRE_HI), xm[g][j]);
 	for (int r = 0; r < 32; r += 4) {
+		if (gh)
+			*acc = SM4V_GHASH(gh, *acc, ct + SM4X_PASS / 8 * (r / 4), SM4X_PASS / 128);
 #pragma GCC unroll 4
 		for (int j = 0; j < 4; j++) {
 			sm4v k = SM4V_SET1((int)kpre[r + j]), a[8];
@@ -344,15 +351,22 @@ SM4X_FN void sm4x_from_words(sm4v x[4])
 SM4X_API void sm4x_rounds_ng(const uint32_t *kpre, sm4v x[][4], unsigned ng)
 {
 	switch (ng) {
-	case 1: sm4x_rounds(kpre, x, 1); break;
-	case 2: sm4x_rounds(kpre, x, 2); break;
-	case 3: sm4x_rounds(kpre, x, 3); break;
-	case 4: sm4x_rounds(kpre, x, 4); break;
-	case 5: sm4x_rounds(kpre, x, 5); break;
-	case 6: sm4x_rounds(kpre, x, 6); break;
-	case 7: sm4x_rounds(kpre, x, 7); break;
-	default: sm4x_rounds(kpre, x, 8); break;
+	case 1: sm4x_rounds(kpre, x, 1, NULL, NULL, NULL); break;
+	case 2: sm4x_rounds(kpre, x, 2, NULL, NULL, NULL); break;
+	case 3: sm4x_rounds(kpre, x, 3, NULL, NULL, NULL); break;
+	case 4: sm4x_rounds(kpre, x, 4, NULL, NULL, NULL); break;
+	case 5: sm4x_rounds(kpre, x, 5, NULL, NULL, NULL); break;
+	case 6: sm4x_rounds(kpre, x, 6, NULL, NULL, NULL); break;
+	case 7: sm4x_rounds(kpre, x, 7, NULL, NULL, NULL); break;
+	default: sm4x_rounds(kpre, x, 8, NULL, NULL, NULL); break;
 	}
+}
+
+/* A full pass's rounds with the GHASH of the full pass at ct (gcm). */
+SM4X_API void sm4x_rounds_ghash(const uint32_t *kpre, sm4v x[][4], const struct bc_ghash_x86_key *gh, __m128i *acc,
+                                const uint8_t *ct)
+{
+	sm4x_rounds(kpre, x, SM4X_G, gh, acc, ct);
 }
 
 SM4X_FN void sm4x_from_words_ng(sm4v x[][4], unsigned ng)
@@ -401,8 +415,6 @@ SM4X_FN void sm4x_store(uint8_t *dst, sm4v b[][4], size_t len, uint8_t *pad)
 		memcpy(dst + 16 * SM4X_NB * full, pad, len - 16 * SM4X_NB * full);
 	}
 }
-
-#define SM4X_PASS (16 * SM4X_CHUNK)   /* bytes per pass, at most */
 
 /* The next pass of left bytes: the passes share the length evenly (in whole
  * groups), so a tail is not left to run with few chains: with 256-bit
@@ -781,8 +793,10 @@ SM4X_FN __m128i sm4x_gcm_hash(const struct bc_ghash_x86_key *gh, __m128i acc, co
 
 /* The whole of GCM but the tag: returns the final GHASH S (reflected) and
  * E(J0) in *ej0. Each pass's keystream comes from counter words w[0..2] and
- * c + lane, which wraps modulo 2^32 exactly as inc32 does. Decryption hashes
- * each pass's ciphertext before overwriting it (dst may be src). */
+ * c + lane, which wraps modulo 2^32 exactly as inc32 does. A full pass of
+ * ciphertext is hashed during a full pass's rounds: when decrypting its
+ * own (read before dst, which may be src, is written), when encrypting the
+ * previous one's (pend). Other passes are hashed beside. */
 SM4X_FN __m128i sm4x_gcm(const struct bc_sm4_x86_gcm_key *key, int enc, const uint8_t *iv, size_t ivlen,
                          const uint8_t *ad, size_t adlen, const uint8_t *src, uint8_t *dst, size_t len,
                          __m128i *ej0)
@@ -791,6 +805,7 @@ SM4X_FN __m128i sm4x_gcm(const struct bc_sm4_x86_gcm_key *key, int enc, const ui
 	struct bc_gcm_x86_state st;
 	sm4v x[SM4X_G][4];
 	uint8_t pad[16 * SM4X_NB];
+	const uint8_t *pend = NULL;
 
 	bc_gcm_x86_start(&key->gh, &st, iv, ivlen, ad, adlen);
 	_mm_storeu_si128((__m128i *)(void *)pad, st.j0);
@@ -807,9 +822,16 @@ SM4X_FN __m128i sm4x_gcm(const struct bc_sm4_x86_gcm_key *key, int enc, const ui
 		size_t m = sm4x_pass_len(left);
 		unsigned ng = (unsigned)((m + 16 * SM4X_NB - 1) / (16 * SM4X_NB));
 		const sm4v cv = SM4V_SET1((int)c);
+		const uint8_t *gct = NULL;
 
-		if (!enc)
+		if (!enc && m == SM4X_PASS && m != left)
+			gct = src;
+		else if (!enc)
 			acc = sm4x_gcm_hash(&key->gh, acc, src, m, m == left, adlen, len);
+		else if (pend && ng == SM4X_G)
+			gct = pend;
+		else if (pend)
+			acc = sm4x_gcm_hash(&key->gh, acc, pend, SM4X_PASS, 0, adlen, len);
 		for (unsigned g = 0; g < ng; g++) {
 			x[g][0] = w0;
 			x[g][1] = w1;
@@ -818,10 +840,16 @@ SM4X_FN __m128i sm4x_gcm(const struct bc_sm4_x86_gcm_key *key, int enc, const ui
 			 * a counter derived from GHASH_H(IV) never meets a branch */
 			x[g][3] = SM4V_ADD32(cv, SM4V_ADD32(SM4V_SET1((int)(g * SM4X_NB)), SM4V_LANES()));
 		}
-		sm4x_rounds_ng(kpre, x, ng);
+		if (gct)
+			sm4x_rounds_ghash(kpre, x, &key->gh, &acc, gct);
+		else
+			sm4x_rounds_ng(kpre, x, ng);
 		sm4x_from_words_ng(x, ng);
 		sm4x_xor_out(dst, src, x, m, pad);
-		if (enc)
+		pend = NULL;
+		if (enc && m == SM4X_PASS && m != left)
+			pend = dst;
+		else if (enc)
 			acc = sm4x_gcm_hash(&key->gh, acc, dst, m, m == left, adlen, len);
 		c += (uint32_t)(m / 16);
 		src += m;
