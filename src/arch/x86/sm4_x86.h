@@ -279,16 +279,33 @@ SM4X_FN sm4v sm4x_round_m(sm4v mx0, sm4v y)
 	                SM4V_XOR(SM4V_SHUF(v1, SM4V_C(SM4X_ISR16)), SM4V_SHUF(v3, SM4V_C(SM4X_ISR24))));
 }
 
-/* The 32 rounds on G groups of four registers of words, kpre the round keys
- * through pre(); the words go into the M domain and back around them. A
- * round is a chain of latency, so the groups' independent chains are
- * interleaved step by step: the out-of-order window then always holds work
- * of every group. The newest word is XORed in last.
+/* Words into the M domain and back. */
+SM4X_FN void sm4x_to_m(sm4v x[][4], int G)
+{
+#pragma GCC unroll 8
+	for (int g = 0; g < G; g++)
+		for (int j = 0; j < 4; j++)
+			x[g][j] = sm4x_nib(SM4V_C(SM4X_M_LO), SM4V_C(SM4X_PRE_HI), x[g][j]);
+}
+
+SM4X_FN void sm4x_from_m(sm4v x[][4], int G)
+{
+#pragma GCC unroll 8
+	for (int g = 0; g < G; g++)
+		for (int j = 0; j < 4; j++)
+			x[g][j] = sm4x_nib(SM4V_C(SM4X_MI_LO), SM4V_C(SM4X_MI_HI), x[g][j]);
+}
+
+/* The 32 rounds on G groups of four registers of words in the M domain,
+ * kpre the round keys through pre(). A round is a chain of latency, so the
+ * groups' independent chains are interleaved step by step: the
+ * out-of-order window then always holds work of every group. The newest
+ * word is XORed in last.
  * With gh (G = SM4X_G only), the SM4X_PASS bytes at ct are also folded into
  * *acc with GHASH, an eighth every four rounds: gcm's multiplies then fill
  * the gaps of the rounds' chains instead of running after them. */
-SM4X_FN void sm4x_rounds(const uint32_t *kpre, sm4v xm[][4], int G, const struct bc_ghash_x86_key *gh, __m128i *acc,
-                         const uint8_t *ct)
+SM4X_FN void sm4x_rounds_m(const uint32_t *kpre, sm4v xm[][4], int G, const struct bc_ghash_x86_key *gh,
+                           __m128i *acc, const uint8_t *ct)
 {
 	/* A local copy: __m128i/__m256i may alias anything, so working through
 	 * the pointer would tie every round to memory. */
@@ -297,7 +314,7 @@ SM4X_FN void sm4x_rounds(const uint32_t *kpre, sm4v xm[][4], int G, const struct
 #pragma GCC unroll 8
 	for (int g = 0; g < G; g++)
 		for (int j = 0; j < 4; j++)
-			x[g][j] = sm4x_nib(SM4V_C(SM4X_M_LO), SM4V_C(SM4X_PRE_HI), xm[g][j]);
+			x[g][j] = xm[g][j];
 	for (int r = 0; r < 32; r += 4) {
 		if (gh)
 			*acc = SM4V_GHASH(gh, *acc, ct + SM4X_PASS / 8 * (r / 4), SM4X_PASS / 128);
@@ -315,7 +332,16 @@ SM4X_FN void sm4x_rounds(const uint32_t *kpre, sm4v xm[][4], int G, const struct
 #pragma GCC unroll 8
 	for (int g = 0; g < G; g++)
 		for (int j = 0; j < 4; j++)
-			xm[g][j] = sm4x_nib(SM4V_C(SM4X_MI_LO), SM4V_C(SM4X_MI_HI), x[g][j]);
+			xm[g][j] = x[g][j];
+}
+
+/* The same on plain words (into the M domain and back around them). */
+SM4X_FN void sm4x_rounds(const uint32_t *kpre, sm4v xm[][4], int G, const struct bc_ghash_x86_key *gh, __m128i *acc,
+                         const uint8_t *ct)
+{
+	sm4x_to_m(xm, G);
+	sm4x_rounds_m(kpre, xm, G, gh, acc, ct);
+	sm4x_from_m(xm, G);
 }
 
 /* Four registers of blocks <-> four registers of words (each word an integer):
@@ -739,8 +765,11 @@ SM4X_API void sm4x_xts_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src,
 }
 
 /* ---- up to 8 CBC-MAC chains at once (bc_shash_digest_many) ---------------------------
- * One chain per block slot of 8, the states kept in registers from block to
- * block; missing chains run on zeros. */
+ * One chain per block slot of 8; missing chains run on zeros. The states
+ * stay in registers as words in the M domain from block to block: M is
+ * linear, so each message block is transposed and mapped on its own, off
+ * the chain, which is then only the XOR and the rounds. A block's output
+ * words are the rounds' last four in reverse order. */
 SM4X_API void sm4x_mac_many(const void *ctx, unsigned n, uint8_t (*st)[16], const uint8_t *const src[], size_t nblocks)
 {
 	enum { GM = 8 / SM4X_NB };
@@ -749,7 +778,7 @@ SM4X_API void sm4x_mac_many(const void *ctx, unsigned n, uint8_t (*st)[16], cons
 	const uint8_t *p[8];
 	size_t step[8];
 	uint8_t buf[8 * 16] = { 0 };
-	sm4v b[GM][4];
+	sm4v s[GM][4], x[GM][4];
 
 	for (unsigned c = 0; c < 8; c++) {
 		p[c] = c < n ? src[c] : zero;
@@ -757,24 +786,38 @@ SM4X_API void sm4x_mac_many(const void *ctx, unsigned n, uint8_t (*st)[16], cons
 	}
 	memcpy(buf, st, 16 * (size_t)n);
 	for (int j = 0; j < 4 * GM; j++)
-		b[j / 4][j % 4] = SM4V_LOAD(buf + 16 * SM4X_BPR * j);
+		s[j / 4][j % 4] = SM4V_LOAD(buf + 16 * SM4X_BPR * j);
+	for (int g = 0; g < GM; g++)
+		sm4x_to_words(s[g]);
+	sm4x_to_m(s, GM);
 	for (size_t i = 0; i < nblocks; i++) {
 #pragma GCC unroll 8
 		for (int j = 0; j < 4 * GM; j++) {
 #if SM4X_BITS == 128
-			sm4v m = SM4V_LOAD(p[j]);
+			x[j / 4][j % 4] = SM4V_LOAD(p[j]);
 #else
-			sm4v m = _mm256_set_m128i(_mm_loadu_si128((const __m128i *)(const void *)p[2 * j + 1]),
-			                          _mm_loadu_si128((const __m128i *)(const void *)p[2 * j]));
+			x[j / 4][j % 4] = _mm256_set_m128i(_mm_loadu_si128((const __m128i *)(const void *)p[2 * j + 1]),
+			                                   _mm_loadu_si128((const __m128i *)(const void *)p[2 * j]));
 #endif
-			b[j / 4][j % 4] = SM4V_XOR(b[j / 4][j % 4], m);
 		}
 		for (unsigned c = 0; c < 8; c++)
 			p[c] += step[c];
-		sm4x_crypt_ng(kpre, b, GM);
+		for (int g = 0; g < GM; g++)
+			sm4x_to_words(x[g]);
+		sm4x_to_m(x, GM);
+		for (int j = 0; j < 4 * GM; j++)
+			x[j / 4][j % 4] = SM4V_XOR(x[j / 4][j % 4], s[j / 4][j % 4]);
+		sm4x_rounds_m(kpre, x, GM, NULL, NULL, NULL);
+		for (int j = 0; j < 4 * GM; j++)
+			s[j / 4][j % 4] = x[j / 4][3 - j % 4];
 	}
 	for (int j = 0; j < 4 * GM; j++)
-		SM4V_STORE(buf + 16 * SM4X_BPR * j, b[j / 4][j % 4]);
+		x[j / 4][j % 4] = s[j / 4][3 - j % 4];
+	sm4x_from_m(x, GM);
+	for (int g = 0; g < GM; g++)
+		sm4x_from_words(x[g]);
+	for (int j = 0; j < 4 * GM; j++)
+		SM4V_STORE(buf + 16 * SM4X_BPR * j, x[j / 4][j % 4]);
 	memcpy(st, buf, 16 * (size_t)n);
 	bc_wipe(buf, sizeof(buf));
 }
