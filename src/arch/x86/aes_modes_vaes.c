@@ -100,46 +100,74 @@ static BC_X86_VAES void vaes_cbc_decrypt(const void *ctx, uint8_t *iv, const uin
 
 /* ---- ctr ----------------------------------------------------------------------------- */
 
-/* Sixteen counter blocks (hi:lo) + 0..15, two per register. The counter is
- * public; the branch only decides whether the low 64 bits wrap in the batch. */
-BC_X86_INLINE BC_X86_VAES void vaes_ctr_blocks(__m256i x[8], uint64_t hi, uint64_t lo)
+/* ctr keeps twelve registers of two blocks in flight, as xts does (see
+ * there): with eight the AES chains have no slack. */
+#define CTR_REGS 12
+#define CTR_BATCH (32 * CTR_REGS)
+
+/* The batch's counter blocks (hi:lo) + 0..2 CTR_REGS - 1, two per register.
+ * The counter is public; the branch only decides whether the low 64 bits
+ * wrap in the batch. */
+BC_X86_INLINE BC_X86_VAES void vaes_ctr_blocks(__m256i x[CTR_REGS], uint64_t hi, uint64_t lo)
 {
 	unsigned i;
 
-	if (lo <= UINT64_MAX - 15) {
+	if (lo <= UINT64_MAX - (2 * CTR_REGS - 1)) {
 		__m256i v = _mm256_set_epi64x((long long)hi, (long long)(lo + 1), (long long)hi, (long long)lo);
 		__m256i two = _mm256_set_epi64x(0, 2, 0, 2), bswap = bc_x86_bswap256_mask();
-		_Pragma("GCC unroll 8")
-		for (i = 0; i < 8; i++) {
+		_Pragma("GCC unroll 12")
+		for (i = 0; i < CTR_REGS; i++) {
 			x[i] = _mm256_shuffle_epi8(v, bswap);
 			v = _mm256_add_epi64(v, two);
 		}
 	} else {
-		for (i = 0; i < 8; i++)
+		for (i = 0; i < CTR_REGS; i++)
 			x[i] = _mm256_set_m128i(bc_x86_ctr_block(hi, lo, 2 * i + 1), bc_x86_ctr_block(hi, lo, 2 * i));
+	}
+}
+
+/* The batches with the round count a constant; the source is XORed into
+ * the last round key (AESENCLAST(x, K_Nr ^ P) is the ciphertext), off the
+ * end of the AES chain. */
+BC_X86_INLINE BC_X86_VAES void vaes_ctr_batches(const struct bc_aes_x86_ek *k, const unsigned nr, uint64_t *hi,
+                                                uint64_t *lo, const uint8_t *src, uint8_t *dst, size_t nb)
+{
+	for (; nb; nb--, src += CTR_BATCH, dst += CTR_BATCH) {
+		__m256i x[CTR_REGS], key = bc_aes_x86_rk256(k->rk, 0);
+		unsigned i;
+
+		vaes_ctr_blocks(x, *hi, *lo);
+		_Pragma("GCC unroll 12")
+		for (i = 0; i < CTR_REGS; i++)
+			x[i] = _mm256_xor_si256(x[i], key);
+		bc_aes_x86_mid_256(k->rk, nr, x, CTR_REGS, 1);
+		key = bc_aes_x86_rk256(k->rk, nr);
+		_Pragma("GCC unroll 12")
+		for (i = 0; i < CTR_REGS; i++)
+			bc_aes_x86_store256(dst + 32 * i, _mm256_aesenclast_epi128(
+			                                      x[i], _mm256_xor_si256(key, bc_aes_x86_load256(src + 32 * i))));
+		*lo += 2 * CTR_REGS;
+		*hi += *lo < 2 * CTR_REGS;
 	}
 }
 
 static BC_X86_VAES void vaes_ctr_crypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
 	const struct bc_aes_x86_ek *k = ctx;
-	__m256i x[8];
+	size_t nb = len / CTR_BATCH;
 	uint64_t hi, lo;
-	unsigned i;
 
-	if (len >= VAES_BATCH) {
+	if (nb) {
 		bc_x86_ctr_load(iv, &hi, &lo);
-		for (; len >= VAES_BATCH; len -= VAES_BATCH, src += VAES_BATCH, dst += VAES_BATCH) {
-			vaes_ctr_blocks(x, hi, lo);
-			bc_aes_x86_enc_256(k, x, 8);
-			_Pragma("GCC unroll 8")
-			for (i = 0; i < 8; i++)
-				x[i] = _mm256_xor_si256(x[i], bc_aes_x86_load256(src + 32 * i));
-			bc_aes_x86_store256_n(dst, x, 8);
-			lo += 16;
-			hi += lo < 16;
+		switch (k->rounds) {
+		case 10: vaes_ctr_batches(k, 10, &hi, &lo, src, dst, nb); break;
+		case 12: vaes_ctr_batches(k, 12, &hi, &lo, src, dst, nb); break;
+		default: vaes_ctr_batches(k, 14, &hi, &lo, src, dst, nb); break;
 		}
 		bc_x86_ctr_store(iv, hi, lo, 0);
+		src += CTR_BATCH * nb;
+		dst += CTR_BATCH * nb;
+		len -= CTR_BATCH * nb;
 	}
 	bc_aes_x86_ctr(k, iv, src, dst, len);
 }

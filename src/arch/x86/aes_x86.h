@@ -219,7 +219,7 @@ BC_X86_INLINE BC_X86_VAES void bc_aes_x86_mid_256(const uint8_t (*rk)[16], const
 	_Pragma("GCC unroll 14")
 	for (unsigned r = 1; r < nr; r++) {
 		__m256i key = bc_aes_x86_rk256(rk, r);
-		_Pragma("GCC unroll 8")
+		_Pragma("GCC unroll 12")
 		for (unsigned i = 0; i < n; i++)
 			x[i] = enc ? _mm256_aesenc_epi128(x[i], key) : _mm256_aesdec_epi128(x[i], key);
 	}
