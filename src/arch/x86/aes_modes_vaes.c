@@ -126,24 +126,32 @@ BC_X86_INLINE BC_X86_VAES void vaes_ctr_blocks(__m256i x[CTR_REGS], uint64_t hi,
 	}
 }
 
-/* The batches with the round count a constant; the source is XORed into
- * the last round key (AESENCLAST(x, K_Nr ^ P) is the ciphertext), off the
- * end of the AES chain. */
+/* n (a constant: 4, 8 or 12) registers of counter blocks through AES,
+ * the round count nr a constant too, whitening included. */
+BC_X86_INLINE BC_X86_VAES void vaes_ctr_keystream(const struct bc_aes_x86_ek *k, const unsigned nr, uint64_t hi,
+                                                  uint64_t lo, __m256i x[CTR_REGS], const unsigned n)
+{
+	__m256i key = bc_aes_x86_rk256(k->rk, 0);
+	unsigned i;
+
+	vaes_ctr_blocks(x, hi, lo);
+	_Pragma("GCC unroll 12")
+	for (i = 0; i < n; i++)
+		x[i] = _mm256_xor_si256(x[i], key);
+	bc_aes_x86_mid_256(k->rk, nr, x, n, 1);
+}
+
+/* The whole batches; the source is XORed into the last round key
+ * (AESENCLAST(x, K_Nr ^ P) is the ciphertext), off the end of the AES chain. */
 BC_X86_INLINE BC_X86_VAES void vaes_ctr_batches(const struct bc_aes_x86_ek *k, const unsigned nr, uint64_t *hi,
                                                 uint64_t *lo, const uint8_t *src, uint8_t *dst, size_t nb)
 {
 	for (; nb; nb--, src += CTR_BATCH, dst += CTR_BATCH) {
-		__m256i x[CTR_REGS], key = bc_aes_x86_rk256(k->rk, 0);
-		unsigned i;
+		__m256i x[CTR_REGS], key = bc_aes_x86_rk256(k->rk, nr);
 
-		vaes_ctr_blocks(x, *hi, *lo);
+		vaes_ctr_keystream(k, nr, *hi, *lo, x, CTR_REGS);
 		_Pragma("GCC unroll 12")
-		for (i = 0; i < CTR_REGS; i++)
-			x[i] = _mm256_xor_si256(x[i], key);
-		bc_aes_x86_mid_256(k->rk, nr, x, CTR_REGS, 1);
-		key = bc_aes_x86_rk256(k->rk, nr);
-		_Pragma("GCC unroll 12")
-		for (i = 0; i < CTR_REGS; i++)
+		for (unsigned i = 0; i < CTR_REGS; i++)
 			bc_aes_x86_store256(dst + 32 * i, _mm256_aesenclast_epi128(
 			                                      x[i], _mm256_xor_si256(key, bc_aes_x86_load256(src + 32 * i))));
 		*lo += 2 * CTR_REGS;
@@ -151,25 +159,65 @@ BC_X86_INLINE BC_X86_VAES void vaes_ctr_batches(const struct bc_aes_x86_ek *k, c
 	}
 }
 
+/* The last 128..383 bytes in one pass of n registers (the smallest of 4,
+ * 8, 12 that holds them): one AES latency instead of one per eight blocks
+ * in the AES-NI code. A partial last register goes through the stack, so
+ * nothing past src + len or dst + len is touched. */
+BC_X86_INLINE BC_X86_VAES void vaes_ctr_tail(const struct bc_aes_x86_ek *k, const unsigned nr, uint64_t hi,
+                                             uint64_t lo, const uint8_t *src, uint8_t *dst, size_t len,
+                                             const unsigned n)
+{
+	__m256i x[CTR_REGS], key = bc_aes_x86_rk256(k->rk, nr);
+	unsigned full = (unsigned)(len / 32);
+	uint8_t b[32];
+
+	vaes_ctr_keystream(k, nr, hi, lo, x, n);
+	_Pragma("GCC unroll 12")
+	for (unsigned i = 0; i < n; i++) {
+		x[i] = _mm256_aesenclast_epi128(x[i], key);
+		if (i < full) {
+			bc_aes_x86_store256(dst + 32 * i, _mm256_xor_si256(x[i], bc_aes_x86_load256(src + 32 * i)));
+		} else if (i == full && len % 32) {
+			memcpy(b, src + 32 * i, len % 32);
+			bc_aes_x86_store256(b, _mm256_xor_si256(x[i], bc_aes_x86_load256(b)));
+			memcpy(dst + 32 * i, b, len % 32);
+			bc_wipe(b, sizeof(b));
+		}
+	}
+}
+
+BC_X86_INLINE BC_X86_VAES void vaes_ctr(const struct bc_aes_x86_ek *k, const unsigned nr, uint8_t *iv,
+                                        const uint8_t *src, uint8_t *dst, size_t len)
+{
+	size_t nb = len / CTR_BATCH, rest = len % CTR_BATCH;
+	uint64_t hi, lo;
+
+	if (len < 128) {
+		bc_aes_x86_ctr(k, iv, src, dst, len);
+		return;
+	}
+	bc_x86_ctr_load(iv, &hi, &lo);
+	vaes_ctr_batches(k, nr, &hi, &lo, src, dst, nb);
+	src += CTR_BATCH * nb;
+	dst += CTR_BATCH * nb;
+	if (rest > 256)
+		vaes_ctr_tail(k, nr, hi, lo, src, dst, rest, 12);
+	else if (rest > 128)
+		vaes_ctr_tail(k, nr, hi, lo, src, dst, rest, 8);
+	else if (rest)
+		vaes_ctr_tail(k, nr, hi, lo, src, dst, rest, 4);
+	bc_x86_ctr_store(iv, hi, lo, (rest + 15) / 16);
+}
+
 static BC_X86_VAES void vaes_ctr_crypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
 	const struct bc_aes_x86_ek *k = ctx;
-	size_t nb = len / CTR_BATCH;
-	uint64_t hi, lo;
 
-	if (nb) {
-		bc_x86_ctr_load(iv, &hi, &lo);
-		switch (k->rounds) {
-		case 10: vaes_ctr_batches(k, 10, &hi, &lo, src, dst, nb); break;
-		case 12: vaes_ctr_batches(k, 12, &hi, &lo, src, dst, nb); break;
-		default: vaes_ctr_batches(k, 14, &hi, &lo, src, dst, nb); break;
-		}
-		bc_x86_ctr_store(iv, hi, lo, 0);
-		src += CTR_BATCH * nb;
-		dst += CTR_BATCH * nb;
-		len -= CTR_BATCH * nb;
+	switch (k->rounds) {
+	case 10: vaes_ctr(k, 10, iv, src, dst, len); break;
+	case 12: vaes_ctr(k, 12, iv, src, dst, len); break;
+	default: vaes_ctr(k, 14, iv, src, dst, len); break;
 	}
-	bc_aes_x86_ctr(k, iv, src, dst, len);
 }
 
 /* ---- xts ----------------------------------------------------------------------------- */
