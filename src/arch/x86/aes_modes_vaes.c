@@ -7,40 +7,70 @@
  * their tweaks and a round key in flight, so it keeps the AES-NI drivers. */
 #if defined(__x86_64__)
 
-/* The ecb, cbc and ctr loops take 16 blocks (8 ymm registers of two
- * blocks) at a time and hand what is left, fewer than 16 blocks plus any
- * partial block, to the AES-NI code, which does it eight blocks at a time.
- * xts does everything itself (below). */
-#define VAES_BATCH 256
+/* The ecb, cbc and ctr loops take 24 blocks (12 ymm registers of two
+ * blocks) at a time: with eight registers the AES chains (four cycles of
+ * latency, two instructions per cycle) would have no slack, and every
+ * cycle another instruction took from an AES pipe would be lost. What is
+ * left goes to the AES-NI code, eight blocks at a time, except for ctr,
+ * which takes its last 128..383 bytes in one pass of its own. xts does
+ * everything itself (below). */
+#define VAES_REGS 12
+#define VAES_BATCH (32 * VAES_REGS)
 
 /* ---- ecb ----------------------------------------------------------------------------- */
 
-static BC_X86_VAES void vaes_ecb_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+/* rk: the encryption or the decryption round keys; nr a constant. */
+BC_X86_INLINE BC_X86_VAES void vaes_ecb(const uint8_t (*rk)[16], const unsigned nr, const int enc,
+                                        const uint8_t *src, uint8_t *dst, size_t nb)
 {
-	const struct bc_aes_x86_key *k = ctx;
-	__m256i x[8];
+	for (; nb; nb--, src += VAES_BATCH, dst += VAES_BATCH) {
+		__m256i x[VAES_REGS];
+		unsigned i;
 
-	(void)iv;
-	for (; len >= VAES_BATCH; len -= VAES_BATCH, src += VAES_BATCH, dst += VAES_BATCH) {
-		bc_aes_x86_load256_n(x, src, 8);
-		bc_aes_x86_enc_256(&k->enc, x, 8);
-		bc_aes_x86_store256_n(dst, x, 8);
+		BC_X86_OPAQUE(rk);
+		_Pragma("GCC unroll 12")
+		for (i = 0; i < VAES_REGS; i++)
+			x[i] = _mm256_xor_si256(bc_aes_x86_load256(src + 32 * i), bc_aes_x86_rk256(rk, 0));
+		bc_aes_x86_mid_256(rk, nr, x, VAES_REGS, enc);
+		_Pragma("GCC unroll 12")
+		for (i = 0; i < VAES_REGS; i++)
+			bc_aes_x86_store256(dst + 32 * i, enc ? _mm256_aesenclast_epi128(x[i], bc_aes_x86_rk256(rk, nr))
+			                                      : _mm256_aesdeclast_epi128(x[i], bc_aes_x86_rk256(rk, nr)));
 	}
-	bc_aes_x86_ecb_enc(&k->enc, dst, src, len / 16);
 }
 
-static BC_X86_VAES void vaes_ecb_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+static BC_X86_VAES void vaes_ecb_crypt(const struct bc_aes_x86_key *k, const uint8_t *src, uint8_t *dst, size_t len,
+                                       int enc)
 {
-	const struct bc_aes_x86_key *k = ctx;
-	__m256i x[8];
+	const uint8_t (*rk)[16] = enc ? k->enc.rk : k->dk;
+	size_t nb = len / VAES_BATCH;
 
-	(void)iv;
-	for (; len >= VAES_BATCH; len -= VAES_BATCH, src += VAES_BATCH, dst += VAES_BATCH) {
-		bc_aes_x86_load256_n(x, src, 8);
-		bc_aes_x86_dec_256(k, x, 8);
-		bc_aes_x86_store256_n(dst, x, 8);
+	switch (2 * k->enc.rounds + (unsigned)enc) {
+	case 20: vaes_ecb(rk, 10, 0, src, dst, nb); break;
+	case 21: vaes_ecb(rk, 10, 1, src, dst, nb); break;
+	case 24: vaes_ecb(rk, 12, 0, src, dst, nb); break;
+	case 25: vaes_ecb(rk, 12, 1, src, dst, nb); break;
+	case 28: vaes_ecb(rk, 14, 0, src, dst, nb); break;
+	default: vaes_ecb(rk, 14, 1, src, dst, nb); break;
 	}
-	bc_aes_x86_ecb_dec(k, dst, src, len / 16);
+	src += VAES_BATCH * nb;
+	dst += VAES_BATCH * nb;
+	if (enc)
+		bc_aes_x86_ecb_enc(&k->enc, dst, src, len % VAES_BATCH / 16);
+	else
+		bc_aes_x86_ecb_dec(k, dst, src, len % VAES_BATCH / 16);
+}
+
+static void vaes_ecb_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+{
+	(void)iv;
+	vaes_ecb_crypt(ctx, src, dst, len, 1);
+}
+
+static void vaes_ecb_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+{
+	(void)iv;
+	vaes_ecb_crypt(ctx, src, dst, len, 0);
 }
 
 /* ---- cbc ----------------------------------------------------------------------------- */
@@ -63,20 +93,20 @@ BC_X86_INLINE BC_X86_VAES void vaes_cbc_dec(const struct bc_aes_x86_key *k, uint
 {
 	const uint8_t (*rk)[16] = k->dk;
 	__m128i prev = bc_aes_x86_load(iv), last;
-	__m256i x[8], p, q;
+	__m256i x[VAES_REGS], p, q;
 	unsigned i;
 
 	for (; len >= VAES_BATCH; len -= VAES_BATCH, src += VAES_BATCH, dst += VAES_BATCH) {
 		BC_X86_OPAQUE(rk);
-		_Pragma("GCC unroll 8")
-		for (i = 0; i < 8; i++)
+		_Pragma("GCC unroll 12")
+		for (i = 0; i < VAES_REGS; i++)
 			x[i] = _mm256_xor_si256(bc_aes_x86_load256(src + 32 * i), bc_aes_x86_rk256(rk, 0));
 		last = bc_aes_x86_load(src + VAES_BATCH - 16);
 		p = _mm256_inserti128_si256(_mm256_castsi128_si256(prev), bc_aes_x86_load(src), 1);
-		bc_aes_x86_mid_256(rk, nr, x, 8, 0);
-		_Pragma("GCC unroll 8")
-		for (i = 0; i < 8; i++) {
-			q = i < 7 ? bc_aes_x86_load256(src + 32 * i + 16) : p;
+		bc_aes_x86_mid_256(rk, nr, x, VAES_REGS, 0);
+		_Pragma("GCC unroll 12")
+		for (i = 0; i < VAES_REGS; i++) {
+			q = i < VAES_REGS - 1 ? bc_aes_x86_load256(src + 32 * i + 16) : p;
 			bc_aes_x86_store256(dst + 32 * i,
 			                    _mm256_aesdeclast_epi128(x[i], _mm256_xor_si256(p, bc_aes_x86_rk256(rk, nr))));
 			p = q;
@@ -100,113 +130,87 @@ static BC_X86_VAES void vaes_cbc_decrypt(const void *ctx, uint8_t *iv, const uin
 
 /* ---- ctr ----------------------------------------------------------------------------- */
 
-/* ctr keeps twelve registers of two blocks in flight, as xts does (see
- * there): with eight the AES chains have no slack. */
-#define CTR_REGS 12
-#define CTR_BATCH (32 * CTR_REGS)
-
-/* The batch's counter blocks (hi:lo) + 0..2 CTR_REGS - 1, two per register.
+/* The batch's counter blocks (hi:lo) + 0..2 VAES_REGS - 1, two per register.
  * The counter is public; the branch only decides whether the low 64 bits
  * wrap in the batch. */
-BC_X86_INLINE BC_X86_VAES void vaes_ctr_blocks(__m256i x[CTR_REGS], uint64_t hi, uint64_t lo)
+BC_X86_INLINE BC_X86_VAES void vaes_ctr_blocks(__m256i x[VAES_REGS], uint64_t hi, uint64_t lo)
 {
 	unsigned i;
 
-	if (lo <= UINT64_MAX - (2 * CTR_REGS - 1)) {
+	if (lo <= UINT64_MAX - (2 * VAES_REGS - 1)) {
 		__m256i v = _mm256_set_epi64x((long long)hi, (long long)(lo + 1), (long long)hi, (long long)lo);
 		__m256i two = _mm256_set_epi64x(0, 2, 0, 2), bswap = bc_x86_bswap256_mask();
 		_Pragma("GCC unroll 12")
-		for (i = 0; i < CTR_REGS; i++) {
+		for (i = 0; i < VAES_REGS; i++) {
 			x[i] = _mm256_shuffle_epi8(v, bswap);
 			v = _mm256_add_epi64(v, two);
 		}
 	} else {
-		for (i = 0; i < CTR_REGS; i++)
+		for (i = 0; i < VAES_REGS; i++)
 			x[i] = _mm256_set_m128i(bc_x86_ctr_block(hi, lo, 2 * i + 1), bc_x86_ctr_block(hi, lo, 2 * i));
 	}
 }
 
 /* n (a constant: 4, 8 or 12) registers of counter blocks through AES,
  * the round count nr a constant too, whitening included. */
-BC_X86_INLINE BC_X86_VAES void vaes_ctr_keystream(const struct bc_aes_x86_ek *k, const unsigned nr, uint64_t hi,
-                                                  uint64_t lo, __m256i x[CTR_REGS], const unsigned n)
+BC_X86_INLINE BC_X86_VAES void vaes_ctr_keystream(const uint8_t (*rk)[16], const unsigned nr, uint64_t hi,
+                                                  uint64_t lo, __m256i x[VAES_REGS], const unsigned n)
 {
-	__m256i key = bc_aes_x86_rk256(k->rk, 0);
+	__m256i key = bc_aes_x86_rk256(rk, 0);
 	unsigned i;
 
 	vaes_ctr_blocks(x, hi, lo);
 	_Pragma("GCC unroll 12")
 	for (i = 0; i < n; i++)
 		x[i] = _mm256_xor_si256(x[i], key);
-	bc_aes_x86_mid_256(k->rk, nr, x, n, 1);
+	bc_aes_x86_mid_256(rk, nr, x, n, 1);
 }
 
-/* The whole batches; the source is XORed into the last round key
- * (AESENCLAST(x, K_Nr ^ P) is the ciphertext), off the end of the AES chain. */
-BC_X86_INLINE BC_X86_VAES void vaes_ctr_batches(const struct bc_aes_x86_ek *k, const unsigned nr, uint64_t *hi,
-                                                uint64_t *lo, const uint8_t *src, uint8_t *dst, size_t nb)
+/* n (a constant: 12, 8 or 4) registers of keystream XORed onto src into
+ * dst, the counter advanced past them. The source is XORed into the last
+ * round key (AESENCLAST(x, K_Nr ^ P) is the ciphertext), off the end of
+ * the AES chain. */
+BC_X86_INLINE BC_X86_VAES void vaes_ctr_regs(const struct bc_aes_x86_ek *k, const unsigned nr, uint64_t *hi,
+                                             uint64_t *lo, const uint8_t *src, uint8_t *dst, const unsigned n)
 {
-	for (; nb; nb--, src += CTR_BATCH, dst += CTR_BATCH) {
-		__m256i x[CTR_REGS], key = bc_aes_x86_rk256(k->rk, nr);
+	const uint8_t (*rk)[16] = k->rk;
+	__m256i x[VAES_REGS], key;
 
-		vaes_ctr_keystream(k, nr, *hi, *lo, x, CTR_REGS);
-		_Pragma("GCC unroll 12")
-		for (unsigned i = 0; i < CTR_REGS; i++)
-			bc_aes_x86_store256(dst + 32 * i, _mm256_aesenclast_epi128(
-			                                      x[i], _mm256_xor_si256(key, bc_aes_x86_load256(src + 32 * i))));
-		*lo += 2 * CTR_REGS;
-		*hi += *lo < 2 * CTR_REGS;
-	}
-}
-
-/* The last 128..383 bytes in one pass of n registers (the smallest of 4,
- * 8, 12 that holds them): one AES latency instead of one per eight blocks
- * in the AES-NI code. A partial last register goes through the stack, so
- * nothing past src + len or dst + len is touched. */
-BC_X86_INLINE BC_X86_VAES void vaes_ctr_tail(const struct bc_aes_x86_ek *k, const unsigned nr, uint64_t hi,
-                                             uint64_t lo, const uint8_t *src, uint8_t *dst, size_t len,
-                                             const unsigned n)
-{
-	__m256i x[CTR_REGS], key = bc_aes_x86_rk256(k->rk, nr);
-	unsigned full = (unsigned)(len / 32);
-	uint8_t b[32];
-
-	vaes_ctr_keystream(k, nr, hi, lo, x, n);
+	BC_X86_OPAQUE(rk);
+	vaes_ctr_keystream(rk, nr, *hi, *lo, x, n);
+	key = bc_aes_x86_rk256(rk, nr);
 	_Pragma("GCC unroll 12")
-	for (unsigned i = 0; i < n; i++) {
-		x[i] = _mm256_aesenclast_epi128(x[i], key);
-		if (i < full) {
-			bc_aes_x86_store256(dst + 32 * i, _mm256_xor_si256(x[i], bc_aes_x86_load256(src + 32 * i)));
-		} else if (i == full && len % 32) {
-			memcpy(b, src + 32 * i, len % 32);
-			bc_aes_x86_store256(b, _mm256_xor_si256(x[i], bc_aes_x86_load256(b)));
-			memcpy(dst + 32 * i, b, len % 32);
-			bc_wipe(b, sizeof(b));
-		}
-	}
+	for (unsigned i = 0; i < n; i++)
+		bc_aes_x86_store256(dst + 32 * i, _mm256_aesenclast_epi128(
+		                                      x[i], _mm256_xor_si256(key, bc_aes_x86_load256(src + 32 * i))));
+	*lo += 2 * n;
+	*hi += *lo < 2 * n;
 }
 
+/* The batches, then what is left as one pass of 8 registers and one of 4
+ * where they fit (independent of each other, so their AES latencies
+ * overlap), and the last 0..127 bytes in the AES-NI code. */
 BC_X86_INLINE BC_X86_VAES void vaes_ctr(const struct bc_aes_x86_ek *k, const unsigned nr, uint8_t *iv,
                                         const uint8_t *src, uint8_t *dst, size_t len)
 {
-	size_t nb = len / CTR_BATCH, rest = len % CTR_BATCH;
 	uint64_t hi, lo;
+	size_t done = 0;
 
-	if (len < 128) {
-		bc_aes_x86_ctr(k, iv, src, dst, len);
-		return;
+	if (len >= 128) {
+		bc_x86_ctr_load(iv, &hi, &lo);
+		for (; len - done >= VAES_BATCH; done += VAES_BATCH)
+			vaes_ctr_regs(k, nr, &hi, &lo, src + done, dst + done, VAES_REGS);
+		if (len - done >= 256) {
+			vaes_ctr_regs(k, nr, &hi, &lo, src + done, dst + done, 8);
+			done += 256;
+		}
+		if (len - done >= 128) {
+			vaes_ctr_regs(k, nr, &hi, &lo, src + done, dst + done, 4);
+			done += 128;
+		}
+		bc_x86_ctr_store(iv, hi, lo, 0);
 	}
-	bc_x86_ctr_load(iv, &hi, &lo);
-	vaes_ctr_batches(k, nr, &hi, &lo, src, dst, nb);
-	src += CTR_BATCH * nb;
-	dst += CTR_BATCH * nb;
-	if (rest > 256)
-		vaes_ctr_tail(k, nr, hi, lo, src, dst, rest, 12);
-	else if (rest > 128)
-		vaes_ctr_tail(k, nr, hi, lo, src, dst, rest, 8);
-	else if (rest)
-		vaes_ctr_tail(k, nr, hi, lo, src, dst, rest, 4);
-	bc_x86_ctr_store(iv, hi, lo, (rest + 15) / 16);
+	bc_aes_x86_ctr(k, iv, src + done, dst + done, len - done);
 }
 
 static BC_X86_VAES void vaes_ctr_crypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)

@@ -159,19 +159,6 @@ BC_X86_INLINE BC_X86_VAES void bc_aes_x86_store256(uint8_t *p, __m256i x)
 	_mm256_storeu_si256((__m256i *)p, x);
 }
 
-BC_X86_INLINE BC_X86_VAES void bc_aes_x86_load256_n(__m256i *x, const uint8_t *p, unsigned n)
-{
-	_Pragma("GCC unroll 8")
-	for (unsigned i = 0; i < n; i++)
-		x[i] = bc_aes_x86_load256(p + 32 * i);
-}
-BC_X86_INLINE BC_X86_VAES void bc_aes_x86_store256_n(uint8_t *p, const __m256i *x, unsigned n)
-{
-	_Pragma("GCC unroll 8")
-	for (unsigned i = 0; i < n; i++)
-		bc_aes_x86_store256(p + 32 * i, x[i]);
-}
-
 /* n (1..8) ymm registers = 2n blocks; with n a constant the loops unroll and
  * the state stays in registers. */
 BC_X86_INLINE BC_X86_VAES void bc_aes_x86_enc_256(const struct bc_aes_x86_ek *k, __m256i *x, unsigned n)
@@ -192,27 +179,10 @@ BC_X86_INLINE BC_X86_VAES void bc_aes_x86_enc_256(const struct bc_aes_x86_ek *k,
 	for (i = 0; i < n; i++)
 		x[i] = _mm256_aesenclast_epi128(x[i], key);
 }
-BC_X86_INLINE BC_X86_VAES void bc_aes_x86_dec_256(const struct bc_aes_x86_key *k, __m256i *x, unsigned n)
-{
-	unsigned r, i;
-	__m256i key = bc_aes_x86_rk256(k->dk, 0);
-	_Pragma("GCC unroll 8")
-	for (i = 0; i < n; i++)
-		x[i] = _mm256_xor_si256(x[i], key);
-	for (r = 1; r < k->enc.rounds; r++) {
-		key = bc_aes_x86_rk256(k->dk, r);
-		_Pragma("GCC unroll 8")
-		for (i = 0; i < n; i++)
-			x[i] = _mm256_aesdec_epi128(x[i], key);
-	}
-	key = bc_aes_x86_rk256(k->dk, r);
-	_Pragma("GCC unroll 8")
-	for (i = 0; i < n; i++)
-		x[i] = _mm256_aesdeclast_epi128(x[i], key);
-}
 /* Only the middle rounds 1..Nr-1 (AESENC or AESDEC with rk, the enc or dk
- * array), for modes that fold the first and last round-key XORs into their
- * own whitening. With nr a constant the rounds unroll completely. */
+ * array) on n (1..12) registers, for modes that fold the first and last
+ * round-key XORs into their own whitening. With nr and n constants the
+ * rounds unroll completely and the states stay in registers. */
 BC_X86_INLINE BC_X86_VAES void bc_aes_x86_mid_256(const uint8_t (*rk)[16], const unsigned nr, __m256i *x,
                                                   unsigned n, int enc)
 {
