@@ -1,4 +1,4 @@
-/* blockcrypt x86-64: ecb, cbc, ctr and xts over AES with VAES+AVX2, 16 or 24 blocks in flight (ecb-aes-vaes-avx2, ...).
+/* blockcrypt x86-64: ecb, cbc, ctr and xts over AES with VAES+AVX2, 24 blocks in flight (ecb-aes-vaes-avx2, ...).
  * NIST SP 800-38A (ECB, CBC, CTR), IEEE 1619-2018 / NIST SP 800-38E (XTS with ciphertext stealing). */
 #include "aes_x86.h"
 #include "drivers.h"
