@@ -73,6 +73,8 @@ static BC_X86_GCM_AES __m128i gcm_aesni_crypt(const struct bc_gcm_aes_x86_ctx *c
 	const uint8_t *pend = NULL;
 	size_t total = len;
 
+	if (enc && len == 16)
+		return bc_gcm_aes_x86_enc16(c, st, src, dst, adlen, ej0);
 	if (enc && len >= 128) {
 		/* Encryption hashes each group during the next one's rounds; the
 		 * first has no predecessor, the last (pend) is hashed at the end. */

@@ -242,6 +242,8 @@ static BC_X86_GCM_VAES __m128i gcm_vaes_crypt(const struct bc_gcm_aes_x86_ctx *c
 	const uint8_t *pend = NULL;
 	size_t total = len, bulk = len & ~(size_t)255;
 
+	if (enc && len == 16)
+		return bc_gcm_aes_x86_enc16(c, st, src, dst, adlen, ej0);
 	if (bulk)
 		acc = gcm_vaes_bulk(c, acc, &ctr2, src, dst, bulk / 256, enc, &pend);
 	src += bulk;

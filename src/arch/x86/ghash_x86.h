@@ -455,6 +455,24 @@ BC_X86_INLINE BC_X86_GCM_AES __m128i bc_gcm_aes_x86_ks(const struct bc_gcm_aes_x
 	return _mm_aesenclast_si128(j0, key);
 }
 
+/* Encryption of exactly one block, the commonest short message: its
+ * ciphertext goes into GHASH (with the length block, one group) straight
+ * from the register instead of back through dst, a store and a reload on
+ * the path to the tag. Returns the final GHASH and E_K(J0) in *ej0. */
+BC_X86_INLINE BC_X86_GCM_AES __m128i bc_gcm_aes_x86_enc16(const struct bc_gcm_aes_x86_ctx *c,
+                                                          const struct bc_gcm_x86_state *st, const uint8_t *src,
+                                                          uint8_t *dst, uint64_t adlen, __m128i *ej0)
+{
+	__m128i x, g[2];
+
+	*ej0 = bc_gcm_aes_x86_ks(c, st->ctr, st->j0, &x, 1);
+	x = _mm_xor_si128(x, bc_aes_x86_load(src));
+	bc_aes_x86_store(dst, x);
+	g[0] = _mm_shuffle_epi8(x, bc_x86_bswap128_mask());
+	g[1] = bc_ghash_x86_lengths(adlen, 16);
+	return bc_ghash_x86_group(&c->gh, st->acc, g, 2);
+}
+
 /* The last 0..127 bytes of gcm-aes-aesni, with E_K(J0) (returned)
  * computed beside them; also gcm-aes-vaes-avx2's for 1 or 2 blocks, where
  * 128-bit registers are quicker. A partial block goes through a stack
