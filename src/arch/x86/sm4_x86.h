@@ -46,6 +46,8 @@
 #define SM4X_ISR8  7, 0, 13, 10, 11, 4, 1, 14, 15, 8, 5, 2, 3, 12, 9, 6
 #define SM4X_ISR16 10, 7, 0, 13, 14, 11, 4, 1, 2, 15, 8, 5, 6, 3, 12, 9
 #define SM4X_ISR24 13, 10, 7, 0, 1, 14, 11, 4, 5, 2, 15, 8, 9, 6, 3, 12
+/* ShiftRows itself, the inverse of ISR0. */
+#define SM4X_SR    0, 5, 10, 15, 4, 9, 14, 3, 8, 13, 2, 7, 12, 1, 6, 11
 /*
  * The round, shortened. The words are kept mapped by M, the linear part of pre() (bytewise), so
  * pre(x1 ^ x2 ^ x3 ^ rk) = M x1 ^ M x2 ^ M x3 ^ pre(rk) needs no lookup on
@@ -265,8 +267,11 @@ SM4X_FN sm4v sm4x_sbox(sm4v y)
 }
 
 /* M x_new from M x0 and y = pre(x1 ^ x2 ^ x3 ^ rk), several blocks per
- * register (the M-domain round above). */
-SM4X_FN sm4v sm4x_round_m(sm4v mx0, sm4v y)
+ * register (the M-domain round above). With chain, for a single group
+ * whose rounds are one latency chain, M x0 is brought into ShiftRows order
+ * beside the chain (one more PSHUFB) and joins V0 before its permutation,
+ * so four terms, not five, meet at the end: one XOR level less per round. */
+SM4X_FN sm4v sm4x_round_m(sm4v mx0, sm4v y, const int chain)
 {
 	const sm4v m = SM4X_NIBBLES;
 	sm4v a = SM4V_AESLAST(y, SM4V_SET1(0));
@@ -275,6 +280,12 @@ SM4X_FN sm4v sm4x_round_m(sm4v mx0, sm4v y)
 	sm4v v1 = SM4V_XOR(SM4V_SHUF(SM4V_C(SM4X_V1_LO), lo), SM4V_SHUF(SM4V_C(SM4X_V1_HI), hi));
 	sm4v v3 = SM4V_XOR(SM4V_SHUF(SM4V_C(SM4X_V3_LO), lo), SM4V_SHUF(SM4V_C(SM4X_V3_HI), hi));
 
+	if (chain) {
+		v0 = SM4V_XOR(SM4V_XOR(SM4V_SHUF(mx0, SM4V_C(SM4X_SR)), SM4V_SHUF(SM4V_C(SM4X_V0_LO), lo)),
+		              SM4V_SHUF(SM4V_C(SM4X_V0_HI), hi));
+		return SM4V_XOR(SM4V_XOR(SM4V_SHUF(v0, SM4V_C(SM4X_ISR0)), SM4V_SHUF(v1, SM4V_C(SM4X_ISR8))),
+		                SM4V_XOR(SM4V_SHUF(v1, SM4V_C(SM4X_ISR16)), SM4V_SHUF(v3, SM4V_C(SM4X_ISR24))));
+	}
 	return SM4V_XOR(SM4V_XOR(SM4V_XOR(mx0, SM4V_SHUF(v0, SM4V_C(SM4X_ISR0))), SM4V_SHUF(v1, SM4V_C(SM4X_ISR8))),
 	                SM4V_XOR(SM4V_SHUF(v1, SM4V_C(SM4X_ISR16)), SM4V_SHUF(v3, SM4V_C(SM4X_ISR24))));
 }
@@ -326,7 +337,7 @@ SM4X_FN void sm4x_rounds_m(const uint32_t *kpre, sm4v xm[][4], int G, const stru
 				a[g] = SM4V_XOR(SM4V_XOR(SM4V_XOR(x[g][(j + 1) & 3], x[g][(j + 2) & 3]), k), x[g][(j + 3) & 3]);
 #pragma GCC unroll 8
 			for (int g = 0; g < G; g++)
-				x[g][j] = sm4x_round_m(x[g][j], a[g]);
+				x[g][j] = sm4x_round_m(x[g][j], a[g], G == 1);
 		}
 	}
 #pragma GCC unroll 8
