@@ -106,26 +106,14 @@ static BC_X86_GCM_AES void gcm_aesni_encrypt(const void *ctx, const uint8_t *iv,
                                              size_t adlen, const uint8_t *src, uint8_t *dst, size_t len,
                                              uint8_t *tag, size_t taglen)
 {
-	const struct bc_gcm_aes_x86_ctx *c = ctx;
-	struct bc_gcm_x86_state st;
-	__m128i s, ej0;
-
-	bc_gcm_x86_start(&c->gh, &st, iv, ivlen, ad, adlen);
-	s = gcm_aesni_crypt(c, &st, src, dst, len, adlen, 1, &ej0);
-	bc_gcm_x86_tag(s, ej0, tag, taglen);
+	bc_gcm_aes_x86_encrypt(gcm_aesni_crypt, ctx, iv, ivlen, ad, adlen, src, dst, len, tag, taglen);
 }
 
 static BC_X86_GCM_AES int gcm_aesni_decrypt(const void *ctx, const uint8_t *iv, size_t ivlen, const uint8_t *ad,
                                             size_t adlen, const uint8_t *src, uint8_t *dst, size_t len,
                                             const uint8_t *tag, size_t taglen)
 {
-	const struct bc_gcm_aes_x86_ctx *c = ctx;
-	struct bc_gcm_x86_state st;
-	__m128i s, ej0;
-
-	bc_gcm_x86_start(&c->gh, &st, iv, ivlen, ad, adlen);
-	s = gcm_aesni_crypt(c, &st, src, dst, len, adlen, 0, &ej0);
-	return bc_gcm_x86_verify(s, ej0, tag, taglen, dst, len);
+	return bc_gcm_aes_x86_decrypt(gcm_aesni_crypt, ctx, iv, ivlen, ad, adlen, src, dst, len, tag, taglen);
 }
 
 const struct bc_aead_alg bc_gcm_aes_aesni = {

@@ -458,7 +458,10 @@ BC_X86_INLINE BC_X86_GCM_AES __m128i bc_gcm_aes_x86_ks(const struct bc_gcm_aes_x
 /* Encryption of exactly one block, the commonest short message: its
  * ciphertext goes into GHASH (with the length block, one group) straight
  * from the register instead of back through dst, a store and a reload on
- * the path to the tag. Returns the final GHASH and E_K(J0) in *ej0. */
+ * the path to the tag. Returns the final GHASH and E_K(J0) in *ej0. (Only
+ * for one block: handing the general tail's blocks over in an array, whose
+ * length varies, keeps them in memory just the same; measured, that made
+ * a 16-byte encryption 60 cycles instead of 45.) */
 BC_X86_INLINE BC_X86_GCM_AES __m128i bc_gcm_aes_x86_enc16(const struct bc_gcm_aes_x86_ctx *c,
                                                           const struct bc_gcm_x86_state *st, const uint8_t *src,
                                                           uint8_t *dst, uint64_t adlen, __m128i *ej0)
@@ -471,6 +474,42 @@ BC_X86_INLINE BC_X86_GCM_AES __m128i bc_gcm_aes_x86_enc16(const struct bc_gcm_ae
 	g[0] = _mm_shuffle_epi8(x, bc_x86_bswap128_mask());
 	g[1] = bc_ghash_x86_lengths(adlen, 16);
 	return bc_ghash_x86_group(&c->gh, st->acc, g, 2);
+}
+
+/* A driver's whole data path: returns the final GHASH (lengths included)
+ * and E_K(J0) in *ej0. */
+typedef __m128i bc_gcm_aes_x86_crypt_fn(const struct bc_gcm_aes_x86_ctx *c, const struct bc_gcm_x86_state *st,
+                                        const uint8_t *src, uint8_t *dst, size_t len, size_t adlen, int enc,
+                                        __m128i *ej0);
+
+/* The aead operations around a data path (inlined into each driver's, so
+ * the call to crypt is direct). */
+BC_X86_INLINE BC_X86_GCM_AES void bc_gcm_aes_x86_encrypt(bc_gcm_aes_x86_crypt_fn *crypt, const void *ctx,
+                                                         const uint8_t *iv, size_t ivlen, const uint8_t *ad,
+                                                         size_t adlen, const uint8_t *src, uint8_t *dst, size_t len,
+                                                         uint8_t *tag, size_t taglen)
+{
+	const struct bc_gcm_aes_x86_ctx *c = ctx;
+	struct bc_gcm_x86_state st;
+	__m128i s, ej0;
+
+	bc_gcm_x86_start(&c->gh, &st, iv, ivlen, ad, adlen);
+	s = crypt(c, &st, src, dst, len, adlen, 1, &ej0);
+	bc_gcm_x86_tag(s, ej0, tag, taglen);
+}
+
+BC_X86_INLINE BC_X86_GCM_AES int bc_gcm_aes_x86_decrypt(bc_gcm_aes_x86_crypt_fn *crypt, const void *ctx,
+                                                        const uint8_t *iv, size_t ivlen, const uint8_t *ad,
+                                                        size_t adlen, const uint8_t *src, uint8_t *dst, size_t len,
+                                                        const uint8_t *tag, size_t taglen)
+{
+	const struct bc_gcm_aes_x86_ctx *c = ctx;
+	struct bc_gcm_x86_state st;
+	__m128i s, ej0;
+
+	bc_gcm_x86_start(&c->gh, &st, iv, ivlen, ad, adlen);
+	s = crypt(c, &st, src, dst, len, adlen, 0, &ej0);
+	return bc_gcm_x86_verify(s, ej0, tag, taglen, dst, len);
 }
 
 /* The last 0..127 bytes of gcm-aes-aesni, with E_K(J0) (returned)
