@@ -273,20 +273,16 @@ SM4X_FN sm4v sm4x_sbox(sm4v y)
  * so four terms, not five, meet at the end: one XOR level less per round. */
 SM4X_FN sm4v sm4x_round_m(sm4v mx0, sm4v y, const int chain)
 {
-	const sm4v m = SM4X_NIBBLES;
-	sm4v a = SM4V_AESLAST(y, SM4V_SET1(0));
+	const sm4v m = SM4X_NIBBLES, zero = SM4V_SET1(0);
+	sm4v a = SM4V_AESLAST(y, zero);
 	sm4v lo = SM4V_AND(a, m), hi = SM4V_AND(SM4V_SRL32(a, 4), m);
-	sm4v v0 = SM4V_XOR(SM4V_SHUF(SM4V_C(SM4X_V0_LO), lo), SM4V_SHUF(SM4V_C(SM4X_V0_HI), hi));
+	/* with chain, M x0 (in ShiftRows order) joins V0, else the end */
+	sm4v early = chain ? SM4V_SHUF(mx0, SM4V_C(SM4X_SR)) : zero, late = chain ? zero : mx0;
+	sm4v v0 = SM4V_XOR(SM4V_XOR(early, SM4V_SHUF(SM4V_C(SM4X_V0_LO), lo)), SM4V_SHUF(SM4V_C(SM4X_V0_HI), hi));
 	sm4v v1 = SM4V_XOR(SM4V_SHUF(SM4V_C(SM4X_V1_LO), lo), SM4V_SHUF(SM4V_C(SM4X_V1_HI), hi));
 	sm4v v3 = SM4V_XOR(SM4V_SHUF(SM4V_C(SM4X_V3_LO), lo), SM4V_SHUF(SM4V_C(SM4X_V3_HI), hi));
 
-	if (chain) {
-		v0 = SM4V_XOR(SM4V_XOR(SM4V_SHUF(mx0, SM4V_C(SM4X_SR)), SM4V_SHUF(SM4V_C(SM4X_V0_LO), lo)),
-		              SM4V_SHUF(SM4V_C(SM4X_V0_HI), hi));
-		return SM4V_XOR(SM4V_XOR(SM4V_SHUF(v0, SM4V_C(SM4X_ISR0)), SM4V_SHUF(v1, SM4V_C(SM4X_ISR8))),
-		                SM4V_XOR(SM4V_SHUF(v1, SM4V_C(SM4X_ISR16)), SM4V_SHUF(v3, SM4V_C(SM4X_ISR24))));
-	}
-	return SM4V_XOR(SM4V_XOR(SM4V_XOR(mx0, SM4V_SHUF(v0, SM4V_C(SM4X_ISR0))), SM4V_SHUF(v1, SM4V_C(SM4X_ISR8))),
+	return SM4V_XOR(SM4V_XOR(SM4V_XOR(late, SM4V_SHUF(v0, SM4V_C(SM4X_ISR0))), SM4V_SHUF(v1, SM4V_C(SM4X_ISR8))),
 	                SM4V_XOR(SM4V_SHUF(v1, SM4V_C(SM4X_ISR16)), SM4V_SHUF(v3, SM4V_C(SM4X_ISR24))));
 }
 
