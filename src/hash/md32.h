@@ -70,4 +70,35 @@ static inline void bc_md32_final(struct bc_md32_state *s, uint8_t out[32], bc_md
 	bc_wipe(s, sizeof(*s));
 }
 
+/* The generic shash driver bc_<id>_generic of a 32-byte digest over
+ * compress and its initial value iv: init, update and final are the
+ * functions above, unkeyed. */
+#define BC_MD32_SHASH(id, alg, iv, compress)                                                  \
+	static void id##_init(const void *ctx, void *desc)                                    \
+	{                                                                                     \
+		(void)ctx;                                                                    \
+		bc_md32_init(desc, iv);                                                       \
+	}                                                                                     \
+	static void id##_update(const void *ctx, void *desc, const uint8_t *data, size_t len) \
+	{                                                                                     \
+		(void)ctx;                                                                    \
+		bc_md32_update(desc, data, len, compress);                                    \
+	}                                                                                     \
+	static void id##_final(const void *ctx, void *desc, uint8_t *out)                     \
+	{                                                                                     \
+		(void)ctx;                                                                    \
+		bc_md32_final(desc, out, compress);                                           \
+	}                                                                                     \
+	const struct bc_shash_alg bc_##id##_generic = {                                       \
+		.name = alg,                                                                  \
+		.driver = alg "-generic",                                                     \
+		.priority = 100,                                                              \
+		.digestsize = 32,                                                             \
+		.blocksize = 64,                                                              \
+		.descsize = sizeof(struct bc_md32_state),                                     \
+		.init = id##_init,                                                            \
+		.update = id##_update,                                                        \
+		.final = id##_final,                                                          \
+	}
+
 #endif

@@ -77,37 +77,4 @@ static void sha256_compress(uint32_t st[8], const uint8_t *p, size_t nblocks)
 	bc_wipe(w, sizeof(w));
 }
 
-static void sha256_init(const void *ctx, void *desc)
-{
-	(void)ctx;
-	bc_md32_init(desc, sha256_iv);
-}
-
-static void sha256_update(const void *ctx, void *desc, const uint8_t *data, size_t len)
-{
-	(void)ctx;
-	bc_md32_update(desc, data, len, sha256_compress);
-}
-
-static void sha256_final(const void *ctx, void *desc, uint8_t *out)
-{
-	(void)ctx;
-	bc_md32_final(desc, out, sha256_compress);
-}
-
-const struct bc_shash_alg bc_sha256_generic = {
-	.name = "sha256",
-	.driver = "sha256-generic",
-	.priority = 100,
-	.cpu = 0,
-	.min_keysize = 0,
-	.max_keysize = 0,
-	.digestsize = 32,
-	.blocksize = 64,
-	.ctxsize = 0,
-	.descsize = sizeof(struct bc_md32_state),
-	.setkey = NULL,
-	.init = sha256_init,
-	.update = sha256_update,
-	.final = sha256_final,
-};
+BC_MD32_SHASH(sha256, "sha256", sha256_iv, sha256_compress);

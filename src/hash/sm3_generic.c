@@ -87,37 +87,4 @@ static void sm3_compress(uint32_t st[8], const uint8_t *p, size_t nblocks)
 	bc_wipe(w, sizeof(w));
 }
 
-static void sm3_init(const void *ctx, void *desc)
-{
-	(void)ctx;
-	bc_md32_init(desc, sm3_iv);
-}
-
-static void sm3_update(const void *ctx, void *desc, const uint8_t *data, size_t len)
-{
-	(void)ctx;
-	bc_md32_update(desc, data, len, sm3_compress);
-}
-
-static void sm3_final(const void *ctx, void *desc, uint8_t *out)
-{
-	(void)ctx;
-	bc_md32_final(desc, out, sm3_compress);
-}
-
-const struct bc_shash_alg bc_sm3_generic = {
-	.name = "sm3",
-	.driver = "sm3-generic",
-	.priority = 100,
-	.cpu = 0,
-	.min_keysize = 0,
-	.max_keysize = 0,
-	.digestsize = 32,
-	.blocksize = 64,
-	.ctxsize = 0,
-	.descsize = sizeof(struct bc_md32_state),
-	.setkey = NULL,
-	.init = sm3_init,
-	.update = sm3_update,
-	.final = sm3_final,
-};
+BC_MD32_SHASH(sm3, "sm3", sm3_iv, sm3_compress);
