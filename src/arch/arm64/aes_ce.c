@@ -88,7 +88,7 @@ static inline __attribute__((always_inline)) void mac_lanes(const struct bc_aes_
 		BC_A64_UNROLL
 		for (int l = 0; l < L; l++)
 			y[l] = veorq_u8(y[l], vld1q_u8(src[l] + off));
-		bc_aes_ce_enc_open(r, k0, y, L);
+		bc_aes_ce_open(r, k0, y, L, 1);
 	}
 	BC_A64_UNROLL
 	for (int l = 0; l < L; l++)
@@ -106,12 +106,12 @@ static inline __attribute__((always_inline)) uint8x16_t mac_chain(const struct b
 		BC_A64_UNROLL
 		for (int i = 0; i < 4; i++) {
 			y = veorq_u8(y, m[i]);
-			bc_aes_ce_enc_open(r, k0, &y, 1);
+			bc_aes_ce_open(r, k0, &y, 1, 1);
 		}
 	}
 	for (; nblocks; nblocks--, src += 16) {
 		y = veorq_u8(y, vld1q_u8(src));
-		bc_aes_ce_enc_open(r, k0, &y, 1);
+		bc_aes_ce_open(r, k0, &y, 1, 1);
 	}
 	return y;
 }

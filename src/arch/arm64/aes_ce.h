@@ -58,61 +58,44 @@ BC_A64_INLINE void bc_aes_ce_load(struct bc_aes_ce_regs *r, const uint8_t (*rk)[
 /* Every round but the final key XOR (slot 14), on n blocks (a constant
  * 1..8, so the loops unroll and the blocks are in flight together), with
  * k0 as round key 0: the CBC-MAC chain folds the previous block's final
- * key into it. The round count picks only how many of the first slots run. */
-BC_A64_INLINE void bc_aes_ce_enc_open(const struct bc_aes_ce_regs *r, uint8x16_t k0, uint8x16_t *x, int n)
+ * key into it. The round count picks only how many of the first slots run.
+ * enc: AESE and AESMC; otherwise AESD and AESIMC (r the decryption keys). */
+BC_A64_INLINE void bc_aes_ce_open(const struct bc_aes_ce_regs *r, uint8x16_t k0, uint8x16_t *x, int n, const int enc)
 {
 	unsigned nr = r->rounds;
 
 	BC_A64_UNROLL
-	for (int i = 0; i < n; i++)
-		x[i] = vaesmcq_u8(vaeseq_u8(x[i], k0));
-	BC_A64_UNROLL
-	for (int s = 1; s < 13; s++) {
-		if ((s < 3 && nr < 14) || (s < 5 && nr < 12))
+	for (int s = 0; s < 13; s++) {
+		uint8x16_t k = s ? r->k[s] : k0;
+
+		if ((s && s < 3 && nr < 14) || (s && s < 5 && nr < 12))
 			continue;
 		BC_A64_UNROLL
 		for (int i = 0; i < n; i++)
-			x[i] = vaesmcq_u8(vaeseq_u8(x[i], r->k[s]));
+			x[i] = enc ? vaesmcq_u8(vaeseq_u8(x[i], k)) : vaesimcq_u8(vaesdq_u8(x[i], k));
 	}
 	BC_A64_UNROLL
 	for (int i = 0; i < n; i++)
-		x[i] = vaeseq_u8(x[i], r->k[13]);
+		x[i] = enc ? vaeseq_u8(x[i], r->k[13]) : vaesdq_u8(x[i], r->k[13]);
 }
 
-BC_A64_INLINE void bc_aes_ce_dec_open(const struct bc_aes_ce_regs *r, uint8x16_t *x, int n)
+/* All rounds on n blocks (r holds the decryption keys when !enc). */
+BC_A64_INLINE void bc_aes_ce_crypt_n(const struct bc_aes_ce_regs *r, uint8x16_t *x, int n, const int enc)
 {
-	unsigned nr = r->rounds;
-
+	bc_aes_ce_open(r, r->first, x, n, enc);
 	BC_A64_UNROLL
 	for (int i = 0; i < n; i++)
-		x[i] = vaesimcq_u8(vaesdq_u8(x[i], r->first));
-	BC_A64_UNROLL
-	for (int s = 1; s < 13; s++) {
-		if ((s < 3 && nr < 14) || (s < 5 && nr < 12))
-			continue;
-		BC_A64_UNROLL
-		for (int i = 0; i < n; i++)
-			x[i] = vaesimcq_u8(vaesdq_u8(x[i], r->k[s]));
-	}
-	BC_A64_UNROLL
-	for (int i = 0; i < n; i++)
-		x[i] = vaesdq_u8(x[i], r->k[13]);
+		x[i] = veorq_u8(x[i], r->k[14]);
 }
 
 BC_A64_INLINE void bc_aes_ce_enc_n(const struct bc_aes_ce_regs *r, uint8x16_t *x, int n)
 {
-	bc_aes_ce_enc_open(r, r->first, x, n);
-	BC_A64_UNROLL
-	for (int i = 0; i < n; i++)
-		x[i] = veorq_u8(x[i], r->k[14]);
+	bc_aes_ce_crypt_n(r, x, n, 1);
 }
 
 BC_A64_INLINE void bc_aes_ce_dec_n(const struct bc_aes_ce_regs *r, uint8x16_t *x, int n)
 {
-	bc_aes_ce_dec_open(r, x, n);
-	BC_A64_UNROLL
-	for (int i = 0; i < n; i++)
-		x[i] = veorq_u8(x[i], r->k[14]);
+	bc_aes_ce_crypt_n(r, x, n, 0);
 }
 
 /* The block functions the shared mode loops take. */
