@@ -138,21 +138,16 @@ static void aes_ce_mac_many(const void *ctx, unsigned n, uint8_t (*st)[16], cons
 	struct bc_aes_ce_regs r;
 
 	bc_aes_ce_load(&r, k->rk, k->rounds);
-	while (n) {
-		unsigned L = n >= 8 ? 8 : n >= 4 ? 4 : n >= 2 ? 2 : 1;
-
-		if (L == 8)
-			BC_AES_CE_PER_KEYSIZE(&r, mac_lanes(&r, 8, st, src, nblocks));
-		else if (L == 4)
-			BC_AES_CE_PER_KEYSIZE(&r, mac_lanes(&r, 4, st, src, nblocks));
-		else if (L == 2)
-			mac_lanes(&r, 2, st, src, nblocks);
-		else
-			mac_lanes(&r, 1, st, src, nblocks);
-		st += L;
-		src += L;
-		n -= L;
-	}
+	/* the wide runs get a copy per key size, the narrow ones one */
+#define AES_CE_LANES(L)                                                                    \
+	do {                                                                               \
+		if ((L) >= 4)                                                              \
+			BC_AES_CE_PER_KEYSIZE(&r, mac_lanes(&r, (L), st, src, nblocks));   \
+		else                                                                       \
+			mac_lanes(&r, (L), st, src, nblocks);                              \
+	} while (0)
+	BC_A64_MAC_RUNS(n, st, src, AES_CE_LANES);
+#undef AES_CE_LANES
 }
 
 const struct bc_cipher_alg bc_aes_ce = {

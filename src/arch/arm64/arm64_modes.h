@@ -18,6 +18,27 @@
 typedef void bc_a64_blk4_fn(const void *ks, uint8x16_t x[4]);
 typedef uint8x16_t bc_a64_blk1_fn(const void *ks, uint8x16_t x);
 
+/* bc_shash_digest_many's up to 8 MAC chains as runs of 8, 4, 2 and 1
+ * interleaved lanes: LANES(k) runs k chains from st and src, which this
+ * advances past them (n counts down to 0). */
+#define BC_A64_MAC_RUNS(n, st, src, LANES)                                        \
+	do {                                                                      \
+		while (n) {                                                       \
+			unsigned l_ = n >= 8 ? 8 : n >= 4 ? 4 : n >= 2 ? 2 : 1;   \
+			if (l_ == 8)                                              \
+				LANES(8);                                         \
+			else if (l_ == 4)                                         \
+				LANES(4);                                         \
+			else if (l_ == 2)                                         \
+				LANES(2);                                         \
+			else                                                      \
+				LANES(1);                                         \
+			st += l_;                                                 \
+			src += l_;                                                \
+			n -= l_;                                                  \
+		}                                                                 \
+	} while (0)
+
 BC_A64_INLINE uint8x16_t bc_a64_ld(const uint8_t *p)
 {
 	return vld1q_u8(p);

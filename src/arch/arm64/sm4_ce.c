@@ -117,21 +117,9 @@ static void sm4_ce_mac_many(const void *ctx, unsigned n, uint8_t (*st)[16], cons
 	struct bc_sm4_ce_regs r;
 
 	bc_sm4_ce_load(&r, k->rk);
-	while (n) {
-		unsigned L = n >= 8 ? 8 : n >= 4 ? 4 : n >= 2 ? 2 : 1;
-
-		if (L == 8)
-			mac_lanes(&r, 8, st, src, nblocks);
-		else if (L == 4)
-			mac_lanes(&r, 4, st, src, nblocks);
-		else if (L == 2)
-			mac_lanes(&r, 2, st, src, nblocks);
-		else
-			mac_lanes(&r, 1, st, src, nblocks);
-		st += L;
-		src += L;
-		n -= L;
-	}
+#define SM4_CE_LANES(L) mac_lanes(&r, (L), st, src, nblocks)
+	BC_A64_MAC_RUNS(n, st, src, SM4_CE_LANES);
+#undef SM4_CE_LANES
 }
 
 const struct bc_cipher_alg bc_sm4_ce = {
