@@ -159,26 +159,6 @@ BC_X86_INLINE BC_X86_VAES void bc_aes_x86_store256(uint8_t *p, __m256i x)
 	_mm256_storeu_si256((__m256i *)p, x);
 }
 
-/* n (1..8) ymm registers = 2n blocks; with n a constant the loops unroll and
- * the state stays in registers. */
-BC_X86_INLINE BC_X86_VAES void bc_aes_x86_enc_256(const struct bc_aes_x86_ek *k, __m256i *x, unsigned n)
-{
-	unsigned r, i;
-	__m256i key = bc_aes_x86_rk256(k->rk, 0);
-	_Pragma("GCC unroll 8")
-	for (i = 0; i < n; i++)
-		x[i] = _mm256_xor_si256(x[i], key);
-	for (r = 1; r < k->rounds; r++) {
-		key = bc_aes_x86_rk256(k->rk, r);
-		_Pragma("GCC unroll 8")
-		for (i = 0; i < n; i++)
-			x[i] = _mm256_aesenc_epi128(x[i], key);
-	}
-	key = bc_aes_x86_rk256(k->rk, r);
-	_Pragma("GCC unroll 8")
-	for (i = 0; i < n; i++)
-		x[i] = _mm256_aesenclast_epi128(x[i], key);
-}
 /* Only the middle rounds 1..Nr-1 (AESENC or AESDEC with rk, the enc or dk
  * array) on n (1..12) registers, for modes that fold the first and last
  * round-key XORs into their own whitening. With nr and n constants the

@@ -35,6 +35,30 @@ BC_X86_INLINE BC_X86_GCM_VAES int gcm_vaes_bytewise(__m256i ctr2)
 	return (_mm256_cvtsi256_si32(ctr2) & 0xff) <= 0xff - 15;
 }
 
+/* A group's eight registers of counter blocks, whitened. */
+BC_X86_INLINE BC_X86_GCM_VAES void gcm_vaes_open(const struct bc_gcm_aes_x86_ctx *c, __m256i *x, __m256i ctr2)
+{
+	__m256i key = bc_aes_x86_rk256(c->aes.rk, 0);
+
+	gcm_vaes_ctrs(x, ctr2, 8, gcm_vaes_bytewise(ctr2));
+	_Pragma("GCC unroll 8")
+	for (int j = 0; j < 8; j++)
+		x[j] = _mm256_xor_si256(x[j], key);
+}
+
+/* A group's last round and output: AESENCLAST(x, K_Nr ^ P) is the
+ * ciphertext, so the data XOR stays off the end of the AES chain. */
+BC_X86_INLINE BC_X86_GCM_VAES void gcm_vaes_close(const struct bc_gcm_aes_x86_ctx *c, const unsigned nr, __m256i *x,
+                                                  const uint8_t *src, uint8_t *dst)
+{
+	__m256i key = bc_aes_x86_rk256(c->aes.rk, nr);
+
+	_Pragma("GCC unroll 8")
+	for (int j = 0; j < 8; j++)
+		bc_aes_x86_store256(dst + 32 * j,
+		                    _mm256_aesenclast_epi128(x[j], _mm256_xor_si256(key, bc_aes_x86_load256(src + 32 * j))));
+}
+
 /*
  * The middle AES rounds of a group with the GHASH of 16 blocks woven in,
  * in inline assembly: the compilers' schedulers reorder intrinsics (they
@@ -99,14 +123,11 @@ BC_X86_INLINE BC_X86_GCM_VAES __m128i gcm_vaes_group(const struct bc_gcm_aes_x86
 {
 	const __m256i bswap = bc_x86_bswap256_mask(), acc256 = _mm256_zextsi128_si256(acc);
 	const uint8_t (*rk)[16] = c->aes.rk;
-	__m256i x[8], key = bc_aes_x86_rk256(rk, 0), d, m, t;
+	__m256i x[8], key, d, m, t;
 	struct bc_ghash_x86_sum256 s;
 
 	_Static_assert(offsetof(struct bc_ghash_x86_key, k) == 256, "GCM_GH");
-	gcm_vaes_ctrs(x, ctr2, 8, gcm_vaes_bytewise(ctr2));
-	_Pragma("GCC unroll 8")
-	for (int j = 0; j < 8; j++)
-		x[j] = _mm256_xor_si256(x[j], key);
+	gcm_vaes_open(c, x, ctr2);
 	if (nr == 10)
 		GCM_MID(GCM_MID10);
 	else if (nr == 12)
@@ -114,11 +135,7 @@ BC_X86_INLINE BC_X86_GCM_VAES __m128i gcm_vaes_group(const struct bc_gcm_aes_x86
 	else
 		GCM_MID(GCM_MID14);
 	acc = bc_ghash_x86_reduce256(&s);
-	key = bc_aes_x86_rk256(rk, nr);
-	_Pragma("GCC unroll 8")
-	for (int j = 0; j < 8; j++)
-		bc_aes_x86_store256(dst + 32 * j,
-		                    _mm256_aesenclast_epi128(x[j], _mm256_xor_si256(key, bc_aes_x86_load256(src + 32 * j))));
+	gcm_vaes_close(c, nr, x, src, dst);
 	return acc;
 }
 
@@ -203,10 +220,9 @@ BC_X86_INLINE BC_X86_GCM_VAES __m128i gcm_vaes_groups(const struct bc_gcm_aes_x8
 	if (enc) {
 		__m256i x[8];
 
-		gcm_vaes_ctrs(x, *ctr2, 8, gcm_vaes_bytewise(*ctr2));
-		bc_aes_x86_enc_256(&c->aes, x, 8);
-		for (int j = 0; j < 8; j++)
-			bc_aes_x86_store256(dst + 32 * j, _mm256_xor_si256(x[j], bc_aes_x86_load256(src + 32 * j)));
+		gcm_vaes_open(c, x, *ctr2);
+		bc_aes_x86_mid_256(c->aes.rk, nr, x, 8, 1);
+		gcm_vaes_close(c, nr, x, src, dst);
 		for (*ctr2 = _mm256_add_epi32(*ctr2, sixteen); --groups;
 		     *ctr2 = _mm256_add_epi32(*ctr2, sixteen), src += 256, dst += 256)
 			acc = gcm_vaes_group(c, acc, *ctr2, src + 256, dst + 256, dst, nr);
