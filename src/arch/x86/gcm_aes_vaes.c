@@ -29,18 +29,20 @@ BC_X86_INLINE BC_X86_GCM_VAES void gcm_vaes_ctrs(__m256i *x, __m256i ctr2, unsig
 	}
 }
 
-/* Whether gcm_vaes_ctrs may step a whole group from ctr2 bytewise. */
+/* Whether gcm_vaes_ctrs may step a whole group from ctr2 bytewise (asked
+ * only of a public counter: see bc_gcm_x86_state). */
 BC_X86_INLINE BC_X86_GCM_VAES int gcm_vaes_bytewise(__m256i ctr2)
 {
 	return (_mm256_cvtsi256_si32(ctr2) & 0xff) <= 0xff - 15;
 }
 
-/* A group's eight registers of counter blocks, whitened. */
-BC_X86_INLINE BC_X86_GCM_VAES void gcm_vaes_open(const struct bc_gcm_aes_x86_ctx *c, __m256i *x, __m256i ctr2)
+/* A group's eight registers of counter blocks, whitened; pub: the counter
+ * is public, so the bytewise stepping may be chosen from its value. */
+BC_X86_INLINE BC_X86_GCM_VAES void gcm_vaes_open(const struct bc_gcm_aes_x86_ctx *c, __m256i *x, __m256i ctr2, int pub)
 {
 	__m256i key = bc_aes_x86_rk256(c->aes.rk, 0);
 
-	gcm_vaes_ctrs(x, ctr2, 8, gcm_vaes_bytewise(ctr2));
+	gcm_vaes_ctrs(x, ctr2, 8, pub && gcm_vaes_bytewise(ctr2));
 	_Pragma("GCC unroll 8")
 	for (int j = 0; j < 8; j++)
 		x[j] = _mm256_xor_si256(x[j], key);
@@ -119,7 +121,7 @@ BC_X86_INLINE BC_X86_GCM_VAES void gcm_vaes_close(const struct bc_gcm_aes_x86_ct
  * nr (10, 12, 14) a constant. */
 BC_X86_INLINE BC_X86_GCM_VAES __m128i gcm_vaes_group(const struct bc_gcm_aes_x86_ctx *c, __m128i acc, __m256i ctr2,
                                                      const uint8_t *src, uint8_t *dst, const uint8_t *gsrc,
-                                                     const unsigned nr)
+                                                     const unsigned nr, int pub)
 {
 	const __m256i bswap = bc_x86_bswap256_mask(), acc256 = _mm256_zextsi128_si256(acc);
 	const uint8_t (*rk)[16] = c->aes.rk;
@@ -127,7 +129,7 @@ BC_X86_INLINE BC_X86_GCM_VAES __m128i gcm_vaes_group(const struct bc_gcm_aes_x86
 	struct bc_ghash_x86_sum256 s;
 
 	_Static_assert(offsetof(struct bc_ghash_x86_key, k) == 256, "GCM_GH");
-	gcm_vaes_open(c, x, ctr2);
+	gcm_vaes_open(c, x, ctr2, pub);
 	if (nr == 10)
 		GCM_MID(GCM_MID10);
 	else if (nr == 12)
@@ -213,35 +215,35 @@ BC_X86_INLINE BC_X86_GCM_VAES __m128i gcm_vaes_tail(const struct bc_gcm_aes_x86_
  * last is left in *pend for the caller to hash beside the tail's rounds. */
 BC_X86_INLINE BC_X86_GCM_VAES __m128i gcm_vaes_groups(const struct bc_gcm_aes_x86_ctx *c, __m128i acc, __m256i *ctr2,
                                                       const uint8_t *src, uint8_t *dst, size_t groups, int enc,
-                                                      const uint8_t **pend, const unsigned nr)
+                                                      const uint8_t **pend, const unsigned nr, int pub)
 {
 	const __m256i sixteen = _mm256_set_epi32(0, 0, 0, 16, 0, 0, 0, 16);
 
 	if (enc) {
 		__m256i x[8];
 
-		gcm_vaes_open(c, x, *ctr2);
+		gcm_vaes_open(c, x, *ctr2, pub);
 		bc_aes_x86_mid_256(c->aes.rk, nr, x, 8, 1);
 		gcm_vaes_close(c, nr, x, src, dst);
 		for (*ctr2 = _mm256_add_epi32(*ctr2, sixteen); --groups;
 		     *ctr2 = _mm256_add_epi32(*ctr2, sixteen), src += 256, dst += 256)
-			acc = gcm_vaes_group(c, acc, *ctr2, src + 256, dst + 256, dst, nr);
+			acc = gcm_vaes_group(c, acc, *ctr2, src + 256, dst + 256, dst, nr, pub);
 		*pend = dst;
 		return acc;
 	}
 	for (; groups; groups--, *ctr2 = _mm256_add_epi32(*ctr2, sixteen), src += 256, dst += 256)
-		acc = gcm_vaes_group(c, acc, *ctr2, src, dst, src, nr);
+		acc = gcm_vaes_group(c, acc, *ctr2, src, dst, src, nr, pub);
 	return acc;
 }
 
 static BC_X86_GCM_VAES __m128i gcm_vaes_bulk(const struct bc_gcm_aes_x86_ctx *c, __m128i acc, __m256i *ctr2,
                                              const uint8_t *src, uint8_t *dst, size_t groups, int enc,
-                                             const uint8_t **pend)
+                                             const uint8_t **pend, int pub)
 {
 	switch (c->aes.rounds) {
-	case 10: return gcm_vaes_groups(c, acc, ctr2, src, dst, groups, enc, pend, 10);
-	case 12: return gcm_vaes_groups(c, acc, ctr2, src, dst, groups, enc, pend, 12);
-	default: return gcm_vaes_groups(c, acc, ctr2, src, dst, groups, enc, pend, 14);
+	case 10: return gcm_vaes_groups(c, acc, ctr2, src, dst, groups, enc, pend, 10, pub);
+	case 12: return gcm_vaes_groups(c, acc, ctr2, src, dst, groups, enc, pend, 12, pub);
+	default: return gcm_vaes_groups(c, acc, ctr2, src, dst, groups, enc, pend, 14, pub);
 	}
 }
 
@@ -261,7 +263,7 @@ static BC_X86_GCM_VAES __m128i gcm_vaes_crypt(const struct bc_gcm_aes_x86_ctx *c
 	if (enc && len == 16)
 		return bc_gcm_aes_x86_enc16(c, st, src, dst, adlen, ej0);
 	if (bulk)
-		acc = gcm_vaes_bulk(c, acc, &ctr2, src, dst, bulk / 256, enc, &pend);
+		acc = gcm_vaes_bulk(c, acc, &ctr2, src, dst, bulk / 256, enc, &pend, st->ctr_public);
 	src += bulk;
 	dst += bulk;
 	len -= bulk;

@@ -265,9 +265,12 @@ BC_X86_INLINE BC_X86_PCLMUL __m128i bc_gcm_x86_j0(const struct bc_ghash_x86_key 
  * block, both reflected (the counter is the low 32-bit lane: inc32 is a
  * lane add, which wraps exactly as SP 800-38D 6.2 asks), and J0 as bytes,
  * which a driver encrypts beside its last counter blocks: a short message
- * then waits for one AES latency, not two. */
+ * then waits for one AES latency, not two. ctr_public: J0 came from a
+ * 96-bit IV; otherwise it is GHASH_H(IV), secret, and no branch or
+ * address may depend on the counter. */
 struct bc_gcm_x86_state {
 	__m128i acc, ctr, j0;
+	int ctr_public;
 };
 
 /* Counter block ctr + i (inc32 applied i times) as bytes, ready for the cipher. */
@@ -286,6 +289,7 @@ BC_X86_INLINE BC_X86_PCLMUL void bc_gcm_x86_start(const struct bc_ghash_x86_key 
 	st->ctr = _mm_add_epi32(j0, _mm_set_epi32(0, 0, 0, 1));
 	st->j0 = _mm_shuffle_epi8(j0, bc_x86_bswap128_mask());
 	st->acc = bc_ghash_x86_padded(key, _mm_setzero_si128(), ad, adlen);
+	st->ctr_public = ivlen == 12;
 }
 
 /* The end of GHASH (7.1 step 5): the last n (< 256) bytes of ciphertext,
