@@ -701,6 +701,7 @@ SM4X_FN void sm4x_xts(const struct bc_sm4_x86_xts_key *key, int enc, const uint8
 	const size_t r = len % 16, whole = len - r;
 	sm4v b[SM4X_G][4], tw[SM4X_G][4];
 	uint8_t pad[16 * SM4X_NB];
+	unsigned tng = 0;            /* groups of tw in use */
 
 	bc_sm4_x86_crypt1(key->k2.enc_pre, pad, iv);
 	__m128i t = _mm_loadu_si128((const __m128i *)(void *)pad), ta = t, tb = t;
@@ -714,6 +715,7 @@ SM4X_FN void sm4x_xts(const struct bc_sm4_x86_xts_key *key, int enc, const uint8
 		size_t m = sm4x_pass_len(left);
 		unsigned ng = sm4x_load(b, src, m, pad);
 
+		tng = ng > tng ? ng : tng;
 		sm4x_tweak_pass(tw, 4 * ng, &t, mask);
 		if (m == left && r) {
 			/* T_{m-1}, T_m of the stolen pair; decryption swaps them in. */
@@ -758,6 +760,8 @@ SM4X_FN void sm4x_xts(const struct bc_sm4_x86_xts_key *key, int enc, const uint8
 		sm4x_xts_one(kpre, dst - 16, part, enc ? tb : ta);
 		bc_wipe(part, sizeof(part));
 	}
+	/* the tweaks come from E_K2(iv): key-derived, like xts-aes-vaes-avx2's buffer */
+	bc_wipe(tw, tng * sizeof(tw[0]));
 	bc_wipe(pad, sizeof(pad));
 }
 
