@@ -125,5 +125,7 @@ size_t json_len(const struct json *arr);
 /* ---- small helpers -------------------------------------------------------------------- */
 /* Big-endian add of v to a 16-byte counter (carry through all 128 bits). */
 void ctr_add(uint8_t ctr[16], uint64_t v);
+/* The SM4 S-box computed from its algebraic form (GB/T 32907-2016 6.2); test_sm4_sbox pins it to the standard. */
+uint8_t sm4_sbox_ref(uint8_t x);
 
 #endif

@@ -18,10 +18,11 @@ static const struct {
 } feature_names[] = {
 	{ "aesni",   BC_CPU_AESNI,     BC_CPU_VAES },
 	{ "pclmul",  BC_CPU_PCLMUL,    BC_CPU_VPCLMUL },
-	{ "avx",     BC_CPU_AVX,       BC_CPU_AVX2 | BC_CPU_VAES | BC_CPU_VPCLMUL },
-	{ "avx2",    BC_CPU_AVX2,      BC_CPU_VAES | BC_CPU_VPCLMUL },
+	{ "avx",     BC_CPU_AVX,       BC_CPU_AVX2 | BC_CPU_VAES | BC_CPU_VPCLMUL | BC_CPU_GFNI },
+	{ "avx2",    BC_CPU_AVX2,      BC_CPU_VAES | BC_CPU_VPCLMUL | BC_CPU_GFNI },
 	{ "vaes",    BC_CPU_VAES,      0 },
 	{ "vpclmul", BC_CPU_VPCLMUL,   0 },
+	{ "gfni",    BC_CPU_GFNI,      0 },
 	{ "aes",     BC_CPU_ARM_AES,   0 },
 	{ "pmull",   BC_CPU_ARM_PMULL, 0 },
 	{ "sm4",     BC_CPU_ARM_SM4,   0 },
@@ -70,6 +71,8 @@ static uint32_t detect(void)
 				f |= BC_CPU_VAES;
 			if (c & (1u << 10))     /* VPCLMULQDQ */
 				f |= BC_CPU_VPCLMUL;
+			if (c & (1u << 8))      /* GFNI (the VEX form, on ymm) */
+				f |= BC_CPU_GFNI;
 		}
 	}
 	return f;

@@ -12,6 +12,7 @@ const struct bc_cipher_alg *const bc_cipher_drivers[] = {
 	&bc_sm4_aesni_avx,
 	&bc_sm4_aesni_avx2,
 	&bc_sm4_vaes_avx2,
+	&bc_sm4_gfni_avx2,
 #endif
 #if defined(__aarch64__)
 	/* arm64 (issue 7) */
@@ -39,6 +40,7 @@ const struct bc_skcipher_alg *const bc_skcipher_drivers[] = {
 	&bc_ecb_sm4_aesni_avx, &bc_cbc_sm4_aesni_avx, &bc_ctr_sm4_aesni_avx, &bc_xts_sm4_aesni_avx,
 	&bc_ecb_sm4_aesni_avx2, &bc_cbc_sm4_aesni_avx2, &bc_ctr_sm4_aesni_avx2, &bc_xts_sm4_aesni_avx2,
 	&bc_ecb_sm4_vaes_avx2, &bc_cbc_sm4_vaes_avx2, &bc_ctr_sm4_vaes_avx2, &bc_xts_sm4_vaes_avx2,
+	&bc_ecb_sm4_gfni_avx2, &bc_cbc_sm4_gfni_avx2, &bc_ctr_sm4_gfni_avx2, &bc_xts_sm4_gfni_avx2,
 #endif
 #if defined(__aarch64__)
 	/* arm64 (issue 7) */
@@ -60,6 +62,7 @@ const struct bc_aead_alg *const bc_aead_drivers[] = {
 	&bc_gcm_sm4_aesni_avx,
 	&bc_gcm_sm4_aesni_avx2,
 	&bc_gcm_sm4_vaes_avx2,
+	&bc_gcm_sm4_gfni_avx2,
 #endif
 #if defined(__aarch64__)
 	/* arm64 (issue 7) */

@@ -26,12 +26,13 @@ extern const struct bc_aead_alg bc_gcm_aes_aesni;
 #if defined(__x86_64__)
 extern const struct bc_aead_alg bc_gcm_aes_vaes_avx2;
 #endif
-/* x86 SM4 through AES-NI (issue 6: src/arch/x86/sm4_*.c) */
-extern const struct bc_cipher_alg bc_sm4_aesni_avx, bc_sm4_aesni_avx2, bc_sm4_vaes_avx2;
+/* x86 SM4 through AES-NI or GFNI (issue 6: src/arch/x86/sm4_*.c) */
+extern const struct bc_cipher_alg bc_sm4_aesni_avx, bc_sm4_aesni_avx2, bc_sm4_vaes_avx2, bc_sm4_gfni_avx2;
 extern const struct bc_skcipher_alg bc_ecb_sm4_aesni_avx, bc_cbc_sm4_aesni_avx, bc_ctr_sm4_aesni_avx, bc_xts_sm4_aesni_avx;
 extern const struct bc_skcipher_alg bc_ecb_sm4_aesni_avx2, bc_cbc_sm4_aesni_avx2, bc_ctr_sm4_aesni_avx2, bc_xts_sm4_aesni_avx2;
 extern const struct bc_skcipher_alg bc_ecb_sm4_vaes_avx2, bc_cbc_sm4_vaes_avx2, bc_ctr_sm4_vaes_avx2, bc_xts_sm4_vaes_avx2;
-extern const struct bc_aead_alg bc_gcm_sm4_aesni_avx, bc_gcm_sm4_aesni_avx2, bc_gcm_sm4_vaes_avx2;
+extern const struct bc_skcipher_alg bc_ecb_sm4_gfni_avx2, bc_cbc_sm4_gfni_avx2, bc_ctr_sm4_gfni_avx2, bc_xts_sm4_gfni_avx2;
+extern const struct bc_aead_alg bc_gcm_sm4_aesni_avx, bc_gcm_sm4_aesni_avx2, bc_gcm_sm4_vaes_avx2, bc_gcm_sm4_gfni_avx2;
 #endif
 
 #if defined(__aarch64__)

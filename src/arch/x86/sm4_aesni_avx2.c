@@ -2,6 +2,7 @@
  * GB/T 32907-2016; RFC 8998. The code is sm4_x86.h instantiated for this width. */
 #define SM4X_BITS 256
 #define SM4X_VAES 0
+#define SM4X_GFNI 0
 #define SM4X_TARGET "aes,pclmul,avx2"
 #include "sm4_x86.h"
 #include "drivers.h"

@@ -2,6 +2,7 @@
  * GB/T 32907-2016; RFC 8998 (GCM with the VPCLMULQDQ GHASH). The code is sm4_x86.h instantiated for this width. */
 #define SM4X_BITS 256
 #define SM4X_VAES 1
+#define SM4X_GFNI 0
 #define SM4X_TARGET "vaes,vpclmulqdq,aes,pclmul,avx2"
 #include "sm4_x86.h"
 #include "drivers.h"

@@ -4,6 +4,7 @@
 /*
  * Each including file first defines the width it instantiates:
  *   SM4X_BITS 128 or 256, SM4X_VAES 1 where VAESENCLAST works on a whole ymm,
+ *   SM4X_GFNI 1 where the S-box is GF2P8AFFINEINVQB instead (see below),
  *   SM4X_TARGET the instruction sets of its functions (a target attribute string).
  * Everything below the first section is then written once against the
  * SM4V_* operations of that width.
@@ -82,6 +83,29 @@
 #define SM4X_R16   2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13
 #define SM4X_R24   1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8, 13, 14, 15, 12
 
+/*
+ * With GFNI the lookups go. GF2P8AFFINEINVQB(y, W, c) is W inv_Q(y) + c on
+ * every byte: the inversion in the AES field itself, then any affine map.
+ * In the M domain y = pre(x1 ^ x2 ^ x3 ^ rk) is exactly inv_Q's input, and
+ * B = post'(inv_Q(y)) = A Phi^-1 inv_Q(y) + 0xd3 (no AES affine map to undo),
+ * so each of V0, V1, V3 above, a bytewise affine function of B, is one such
+ * instruction on y: W its linear part after A Phi^-1, c its value at zero.
+ * No ShiftRows either, so the permutations are R8, R16, R24 at any width.
+ * M and M^-1 (into and out of the domain) are GF2P8AFFINEQB. The 64-bit
+ * matrix holds output bit i's row in byte 7 - i. Computed by the same
+ * script from the same definitions (Phi, A, s, h above), checked against
+ * the nibble tables over all 256 inputs, and tested on every byte position
+ * of a round by test_sm4_sbox.
+ */
+#define SM4X_GF_V0 0x040db891e9a481b7ll
+#define SM4X_GF_V0C 0x72
+#define SM4X_GF_V1 0x2c020425162040adll
+#define SM4X_GF_V1C 0x63
+#define SM4X_GF_V3 0x280fbcb4ff84c11all
+#define SM4X_GF_V3C 0x11
+#define SM4X_GF_M  0x4c287db91a22505dll
+#define SM4X_GF_MI 0xb3a4f5863284728bll
+
 /* Byte swap of each 32-bit word: SM4 words are big-endian. */
 #define SM4X_BSWAP32 3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12
 
@@ -102,16 +126,12 @@ struct bc_sm4_x86_gcm_key {
 	struct bc_sm4_x86_key k;
 };
 
-/* Width-independent parts, defined once in sm4_aesni_avx.c (its CPU bits are
- * a subset of every SM4 x86 driver's, so all three may call them). The
- * serial operations run one block at a time, where 128 bits are enough. */
+/* The key schedule, defined once in sm4_aesni_avx.c (its CPU bits are a
+ * subset of every SM4 x86 driver's, so all of them may call it). */
 int  bc_sm4_x86_setkey(void *ctx, const uint8_t *key, size_t keylen);
 int  bc_sm4_x86_skcipher_setkey(void *ctx, const uint8_t *key, size_t keylen, unsigned flags);
 int  bc_sm4_x86_xts_setkey(void *ctx, const uint8_t *key, size_t keylen, unsigned flags);
 int  bc_sm4_x86_gcm_setkey(void *ctx, const uint8_t *key, size_t keylen);
-void bc_sm4_x86_crypt1(const uint32_t kpre[32], uint8_t dst[16], const uint8_t src[16]);
-void bc_sm4_x86_mac(const void *ctx, uint8_t st[16], const uint8_t *src, size_t nblocks);
-void bc_sm4_x86_cbc_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len);
 
 /* Every driver of one width, its dedicated operations passed in. */
 #define BC_SM4_X86_DRIVERS(id, impl, cprio, mprio, cpubits, gcmbits)                                  \
@@ -119,7 +139,7 @@ void bc_sm4_x86_cbc_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, ui
 		.name = "sm4", .driver = "sm4-" impl, .priority = cprio, .cpu = cpubits,              \
 		.min_keysize = 16, .max_keysize = 16, .ctxsize = sizeof(struct bc_sm4_x86_key),       \
 		.setkey = bc_sm4_x86_setkey, .encrypt = sm4x_encrypt, .decrypt = sm4x_decrypt,        \
-		.mac = bc_sm4_x86_mac, .mac_many = sm4x_mac_many,                                     \
+		.mac = sm4x_mac, .mac_many = sm4x_mac_many,                                           \
 	};                                                                                            \
 	const struct bc_skcipher_alg bc_ecb_sm4_##id = {                                              \
 		.name = "ecb(sm4)", .driver = "ecb-sm4-" impl, .priority = mprio, .cpu = cpubits,     \
@@ -132,7 +152,7 @@ void bc_sm4_x86_cbc_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, ui
 		.name = "cbc(sm4)", .driver = "cbc-sm4-" impl, .priority = mprio, .cpu = cpubits,     \
 		.min_keysize = 16, .max_keysize = 16, .ivsize = 16, .blocksize = 16, .min_len = 0,    \
 		.len_align = 16, .ctxsize = sizeof(struct bc_sm4_x86_key),                            \
-		.setkey = bc_sm4_x86_skcipher_setkey, .encrypt = bc_sm4_x86_cbc_encrypt,              \
+		.setkey = bc_sm4_x86_skcipher_setkey, .encrypt = sm4x_cbc_encrypt,                    \
 		.decrypt = sm4x_cbc_decrypt,                                                          \
 	};                                                                                            \
 	const struct bc_skcipher_alg bc_ctr_sm4_##id = {                                              \
@@ -159,8 +179,8 @@ void bc_sm4_x86_cbc_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, ui
 #endif /* BC_SM4_X86_H */
 
 /* ==== the width-specific part, instantiated once per including file ==== */
-#if !defined(SM4X_BITS) || !defined(SM4X_TARGET)
-#error "define SM4X_BITS and SM4X_TARGET before including sm4_x86.h"
+#if !defined(SM4X_BITS) || !defined(SM4X_VAES) || !defined(SM4X_GFNI) || !defined(SM4X_TARGET)
+#error "define SM4X_BITS, SM4X_VAES, SM4X_GFNI and SM4X_TARGET before including sm4_x86.h"
 #endif
 
 #define SM4X_FN static inline __attribute__((always_inline, target(SM4X_TARGET)))
@@ -193,6 +213,12 @@ typedef __m128i sm4v;
 #define SM4V_LANES() _mm_setr_epi32(0, 1, 2, 3)
 #define SM4V_AESLAST(x, k) _mm_aesenclast_si128((x), (k))
 #define SM4V_GHASH bc_ghash_x86_blocks
+#define SM4V_SHUF32 _mm_shuffle_epi32
+#define SM4V_BCAST128(v) (v)
+#define SM4V_LO128(v) (v)
+#define SM4V_SET64 _mm_set1_epi64x
+#define SM4V_GFA _mm_gf2p8affine_epi64_epi8
+#define SM4V_GFINV _mm_gf2p8affineinv_epi64_epi8
 #else
 typedef __m256i sm4v;
 #define SM4X_NB 8
@@ -220,10 +246,21 @@ typedef __m256i sm4v;
  * works within 128-bit lanes, so lane k of the low half is block 2k and of
  * the high half block 2k + 1. */
 #define SM4V_LANES() _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7)
-#if SM4X_VAES
-#define SM4V_AESLAST(x, k) _mm256_aesenclast_epi128((x), (k))
+#define SM4V_SHUF32 _mm256_shuffle_epi32
+#define SM4V_BCAST128 _mm256_broadcastsi128_si256
+#define SM4V_LO128 _mm256_castsi256_si128
+#define SM4V_SET64 _mm256_set1_epi64x
+#define SM4V_GFA _mm256_gf2p8affine_epi64_epi8
+#define SM4V_GFINV _mm256_gf2p8affineinv_epi64_epi8
+#if SM4X_VAES || SM4X_GFNI
+/* (every CPU with GFNI on ymm has VPCLMULQDQ) */
 #define SM4V_GHASH bc_ghash_x86_blocks256
 #else
+#define SM4V_GHASH bc_ghash_x86_blocks
+#endif
+#if SM4X_VAES
+#define SM4V_AESLAST(x, k) _mm256_aesenclast_epi128((x), (k))
+#elif !SM4X_GFNI
 /* Without VAES the two halves take one AESENCLAST each. */
 SM4X_FN __m256i sm4x_aeslast2(__m256i x, __m256i k)
 {
@@ -232,7 +269,6 @@ SM4X_FN __m256i sm4x_aeslast2(__m256i x, __m256i k)
 	                        _mm_aesenclast_si128(_mm256_castsi256_si128(x), k0));
 }
 #define SM4V_AESLAST sm4x_aeslast2
-#define SM4V_GHASH bc_ghash_x86_blocks
 #endif
 #endif
 
@@ -244,9 +280,44 @@ SM4X_FN __m256i sm4x_aeslast2(__m256i x, __m256i k)
 #define SM4X_BPR (SM4X_NB / 4)    /* blocks per register of blocks */
 #define SM4X_PASS (16 * SM4X_CHUNK)   /* bytes per pass, at most */
 
+/* Keeps the compiler from re-associating XORs across v: the order written is
+ * the one that keeps the round's chain short. */
+#define SM4X_KEEP(v) __asm__("" : "+x"(v))
+
 /* ---- the round (in the M domain, see the top of this file) ------------------------- */
 #define SM4X_NIBBLES SM4V_C(15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15)
 
+#if SM4X_GFNI
+/* M x_new from M x0 and y = pre(x1 ^ x2 ^ x3 ^ rk): three GF2P8AFFINEINVQB
+ * side by side, then the byte rotations (see the top of this file). M x0
+ * meets V0 while the rotations run, so the tree after them is two XORs
+ * deep (the compiler would otherwise re-associate it into a longer chain). */
+SM4X_FN sm4v sm4x_round_m(sm4v mx0, sm4v y, const int chain)
+{
+	sm4v v0 = SM4V_GFINV(y, SM4V_SET64(SM4X_GF_V0), SM4X_GF_V0C);
+	sm4v v1 = SM4V_GFINV(y, SM4V_SET64(SM4X_GF_V1), SM4X_GF_V1C);
+	sm4v v3 = SM4V_GFINV(y, SM4V_SET64(SM4X_GF_V3), SM4X_GF_V3C);
+	sm4v e = SM4V_XOR(mx0, v0), f = SM4V_XOR(SM4V_SHUF(v1, SM4V_C(SM4X_R16)), SM4V_SHUF(v3, SM4V_C(SM4X_R24)));
+
+	(void)chain;   /* no ShiftRows, so nothing to reorder for a lone chain */
+	SM4X_KEEP(e);
+	e = SM4V_XOR(e, SM4V_SHUF(v1, SM4V_C(SM4X_R8)));
+	SM4X_KEEP(e);
+	SM4X_KEEP(f);
+	return SM4V_XOR(e, f);
+}
+
+/* Words into the M domain and back: one instruction each. */
+SM4X_FN sm4v sm4x_m(sm4v v)
+{
+	return SM4V_GFA(v, SM4V_SET64(SM4X_GF_M), 0);
+}
+
+SM4X_FN sm4v sm4x_mi(sm4v v)
+{
+	return SM4V_GFA(v, SM4V_SET64(SM4X_GF_MI), 0);
+}
+#else
 /* Two nibble tables applied to every byte of v (M's high table is pre()'s). */
 SM4X_FN sm4v sm4x_nib(sm4v lo_tbl, sm4v hi_tbl, sm4v v)
 {
@@ -287,12 +358,23 @@ SM4X_FN sm4v sm4x_round_m(sm4v mx0, sm4v y, const int chain)
 }
 
 /* Words into the M domain and back. */
+SM4X_FN sm4v sm4x_m(sm4v v)
+{
+	return sm4x_nib(SM4V_C(SM4X_M_LO), SM4V_C(SM4X_PRE_HI), v);
+}
+
+SM4X_FN sm4v sm4x_mi(sm4v v)
+{
+	return sm4x_nib(SM4V_C(SM4X_MI_LO), SM4V_C(SM4X_MI_HI), v);
+}
+#endif
+
 SM4X_FN void sm4x_to_m(sm4v x[][4], int G)
 {
 #pragma GCC unroll 8
 	for (int g = 0; g < G; g++)
 		for (int j = 0; j < 4; j++)
-			x[g][j] = sm4x_nib(SM4V_C(SM4X_M_LO), SM4V_C(SM4X_PRE_HI), x[g][j]);
+			x[g][j] = sm4x_m(x[g][j]);
 }
 
 SM4X_FN void sm4x_from_m(sm4v x[][4], int G)
@@ -300,7 +382,7 @@ SM4X_FN void sm4x_from_m(sm4v x[][4], int G)
 #pragma GCC unroll 8
 	for (int g = 0; g < G; g++)
 		for (int j = 0; j < 4; j++)
-			x[g][j] = sm4x_nib(SM4V_C(SM4X_MI_LO), SM4V_C(SM4X_MI_HI), x[g][j]);
+			x[g][j] = sm4x_mi(x[g][j]);
 }
 
 /* The 32 rounds on G groups of four registers of words in the M domain,
@@ -461,6 +543,107 @@ static inline size_t sm4x_pass_len(size_t left)
 	return m < left ? m : left;
 }
 
+/* ---- one block, latency first ----------------------------------------------------------
+ * A lone block keeps each of its four words in every 32-bit lane, so
+ * ShiftRows moves nothing; the round is the M-domain one, its XORs ordered
+ * for the shortest chain: everything of the next round's input but this
+ * round's output (d) joins M x0 beside the chain (c), so the round's result
+ * is the next y at once. */
+
+#if SM4X_GFNI
+SM4X_FN sm4v sm4x_round1(sm4v c, sm4v y)
+{
+	return sm4x_round_m(c, y, 1);
+}
+#elif SM4X_BITS == 128
+/* The lookups run side by side (V3 through rotated nibble indices); the
+ * permutations are plain rotations, the AESENCLAST output being in order. */
+SM4X_FN sm4v sm4x_round1(sm4v c, sm4v y)
+{
+	const sm4v m = SM4X_NIBBLES;
+	sm4v a = SM4V_AESLAST(y, SM4V_SET1(0));
+	sm4v lo = SM4V_AND(a, m), hi = SM4V_AND(SM4V_SRL32(a, 4), m);
+	sm4v e = SM4V_XOR(SM4V_XOR(c, SM4V_SHUF(SM4V_C(SM4X_V0_LO), lo)), SM4V_SHUF(SM4V_C(SM4X_V0_HI), hi));
+	sm4v v3 = SM4V_XOR(SM4V_SHUF(SM4V_C(SM4X_V3_LO), SM4V_SHUF(lo, SM4V_C(SM4X_R24))),
+	                   SM4V_SHUF(SM4V_C(SM4X_V3_HI), SM4V_SHUF(hi, SM4V_C(SM4X_R24))));
+	sm4v v1 = SM4V_XOR(SM4V_SHUF(SM4V_C(SM4X_V1_LO), lo), SM4V_SHUF(SM4V_C(SM4X_V1_HI), hi));
+
+	e = SM4V_XOR(e, v3);
+	SM4X_KEEP(e);
+	return SM4V_XOR(e, SM4V_XOR(SM4V_SHUF(v1, SM4V_C(SM4X_R8)), SM4V_SHUF(v1, SM4V_C(SM4X_R16))));
+}
+#endif
+
+#if SM4X_GFNI || SM4X_BITS == 128
+/* kpre: the round keys through pre() */
+SM4X_FN __m128i sm4x_block1(const uint32_t *kpre, __m128i blk)
+{
+	sm4v v = sm4x_m(SM4V_SHUF(SM4V_BCAST128(blk), SM4V_C(SM4X_BSWAP32)));
+	sm4v x0 = SM4V_SHUF32(v, 0x00), x1 = SM4V_SHUF32(v, 0x55);
+	sm4v x2 = SM4V_SHUF32(v, 0xaa), x3 = SM4V_SHUF32(v, 0xff);
+	sm4v y = SM4V_XOR(SM4V_XOR(x1, x2), SM4V_XOR(x3, SM4V_SET1((int)kpre[0])));
+
+	for (int i = 0; i < 32; i++) {
+		/* (after the last round nothing follows: no key) */
+		uint32_t kn = i < 31 ? kpre[i + 1] : 0;
+		sm4v d = SM4V_XOR(SM4V_XOR(x2, SM4V_SET1((int)kn)), x3);
+		/* c = x0 ^ d, but x3 = x1 ^ x2 ^ y ^ kpre[i]: so c = y ^ (words and keys
+		 * known a round ago), one XOR after y, in time to meet V0 */
+		sm4v c = SM4V_XOR(SM4V_XOR(x0, x1), SM4V_SET1((int)(kpre[i] ^ kn)));
+
+		SM4X_KEEP(c);
+		c = SM4V_XOR(y, c);
+		SM4X_KEEP(c);
+		/* y = M(x0 ^ T) ^ d, so the new word is y ^ d */
+		y = sm4x_round1(c, y);
+		x0 = x1;
+		x1 = x2;
+		x2 = x3;
+		x3 = SM4V_XOR(y, d);
+	}
+	v = SM4V_UNPLO64(SM4V_UNPLO32(x3, x2), SM4V_UNPLO32(x1, x0));
+	return SM4V_LO128(SM4V_SHUF(sm4x_mi(v), SM4V_C(SM4X_BSWAP32)));
+}
+
+SM4X_API void sm4x_crypt1(const uint32_t kpre[32], uint8_t dst[16], const uint8_t src[16])
+{
+	_mm_storeu_si128((__m128i *)(void *)dst, sm4x_block1(kpre, _mm_loadu_si128((const __m128i *)(const void *)src)));
+}
+
+/* The CBC chain: st = E(st ^ block) for each block, every st also written to
+ * dst unless dst is NULL (the CBC-MAC of cmac, xcbc and cbcmac). */
+SM4X_FN void sm4x_chain(const uint32_t *kpre, uint8_t st[16], const uint8_t *src, uint8_t *dst, size_t nblocks)
+{
+	__m128i s = _mm_loadu_si128((const __m128i *)(void *)st);
+
+	for (size_t i = 0; i < nblocks; i++) {
+		s = sm4x_block1(kpre, _mm_xor_si128(s, _mm_loadu_si128((const __m128i *)(const void *)(src + 16 * i))));
+		if (dst)
+			_mm_storeu_si128((__m128i *)(void *)(dst + 16 * i), s);
+	}
+	_mm_storeu_si128((__m128i *)(void *)st, s);
+}
+
+SM4X_API void sm4x_mac(const void *ctx, uint8_t st[16], const uint8_t *src, size_t nblocks)
+{
+	sm4x_chain(((const struct bc_sm4_x86_key *)ctx)->enc_pre, st, src, NULL, nblocks);
+}
+
+SM4X_API void sm4x_cbc_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+{
+	sm4x_chain(((const struct bc_sm4_x86_key *)ctx)->enc_pre, iv, src, dst, len / 16);
+}
+#else
+/* The 256-bit AES-NI drivers share the 128-bit driver's one-block paths
+ * (sm4_aesni_avx.c exports them), where a lone block fits 128 bits. */
+void bc_sm4_x86_crypt1(const uint32_t kpre[32], uint8_t dst[16], const uint8_t src[16]);
+void bc_sm4_x86_mac(const void *ctx, uint8_t st[16], const uint8_t *src, size_t nblocks);
+void bc_sm4_x86_cbc_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len);
+#define sm4x_crypt1 bc_sm4_x86_crypt1
+#define sm4x_mac bc_sm4_x86_mac
+#define sm4x_cbc_encrypt bc_sm4_x86_cbc_encrypt
+#endif
+
 /* ---- ECB (and the cipher's multi-block encrypt/decrypt) ------------------------------ */
 SM4X_API void sm4x_ecb(const struct bc_sm4_x86_key *k, int dec, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
@@ -470,7 +653,7 @@ SM4X_API void sm4x_ecb(const struct bc_sm4_x86_key *k, int dec, uint8_t *dst, co
 	size_t len = 16 * nblocks;
 
 	if (nblocks == 1) {
-		bc_sm4_x86_crypt1(dec ? k->dec_pre : k->enc_pre, dst, src);
+		sm4x_crypt1(dec ? k->dec_pre : k->enc_pre, dst, src);
 		return;
 	}
 	for (; len; ) {
@@ -596,7 +779,7 @@ SM4X_API void sm4x_ctr_crypt(const void *ctx, uint8_t *iv, const uint8_t *src, u
 	bc_x86_ctr_load(iv, &hi, &lo);
 	if (len && len <= 16) {
 		_mm_storeu_si128((__m128i *)(void *)pad, bc_x86_ctr_block(hi, lo, 0));
-		bc_sm4_x86_crypt1(k->enc_pre, pad, pad);
+		sm4x_crypt1(k->enc_pre, pad, pad);
 		bc_xor(dst, src, pad, len);
 		bc_wipe(pad, 16);
 		bc_x86_ctr_store(iv, hi, lo, 1);
@@ -678,7 +861,7 @@ SM4X_FN void sm4x_xts_one(const uint32_t *kpre, uint8_t *dst, const uint8_t *src
 	uint8_t b[16];
 
 	_mm_storeu_si128((__m128i *)(void *)b, _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)src), t));
-	bc_sm4_x86_crypt1(kpre, b, b);
+	sm4x_crypt1(kpre, b, b);
 	_mm_storeu_si128((__m128i *)(void *)dst, _mm_xor_si128(_mm_loadu_si128((const __m128i *)(void *)b), t));
 	bc_wipe(b, sizeof(b));
 }
@@ -703,7 +886,7 @@ SM4X_FN void sm4x_xts(const struct bc_sm4_x86_xts_key *key, int enc, const uint8
 	uint8_t pad[16 * SM4X_NB];
 	unsigned tng = 0;            /* groups of tw in use */
 
-	bc_sm4_x86_crypt1(key->k2.enc_pre, pad, iv);
+	sm4x_crypt1(key->k2.enc_pre, pad, iv);
 	__m128i t = _mm_loadu_si128((const __m128i *)(void *)pad), ta = t, tb = t;
 
 	if (whole == 16) {
@@ -863,7 +1046,7 @@ SM4X_FN __m128i sm4x_gcm(const struct bc_sm4_x86_gcm_key *key, int enc, const ui
 
 	bc_gcm_x86_start(&key->gh, &st, iv, ivlen, ad, adlen);
 	_mm_storeu_si128((__m128i *)(void *)pad, st.j0);
-	bc_sm4_x86_crypt1(key->k.enc_pre, pad, pad);
+	sm4x_crypt1(key->k.enc_pre, pad, pad);
 	*ej0 = _mm_loadu_si128((const __m128i *)(void *)pad);
 
 	/* st.ctr is reflected: its lanes 3..0 are the counter block's words 0..3. */
