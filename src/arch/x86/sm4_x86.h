@@ -316,10 +316,16 @@ SM4X_FN sm4v sm4x_round_m(sm4v mx0, sm4v y, const int chain)
  * constants filled the load ports (measured: 20 % slower). Here each group
  * keeps only s = x1 ^ x2 ^ x3 in a register; the words stay in memory, read
  * as operands, as are the three matrices; the three masks, the round key and
- * four temporaries take the other registers. So the chain is s -> y -> GFNI
+ * four temporaries take the other registers (on i386, with eight, the masks
+ * and key are memory operands too). So the chain is s -> y -> GFNI
  * -> rotation -> x_new -> s (13 cycles), never through memory, and a round
  * reads five vectors instead of eight. One group's round (256 bits only):
  * *x0 = M x_new and s = x2 ^ x3 ^ x_new, in the M domain. */
+#ifdef __x86_64__
+#define SM4X_GF_X(v) "x"(v)
+#else
+#define SM4X_GF_X(v) "xm"(v)   /* eight registers: the masks and key from memory */
+#endif
 static const __v4di sm4x_gf_v0 = { SM4X_GF_V0, SM4X_GF_V0, SM4X_GF_V0, SM4X_GF_V0 },
                     sm4x_gf_v1 = { SM4X_GF_V1, SM4X_GF_V1, SM4X_GF_V1, SM4X_GF_V1 },
                     sm4x_gf_v3 = { SM4X_GF_V3, SM4X_GF_V3, SM4X_GF_V3, SM4X_GF_V3 };
@@ -343,8 +349,8 @@ SM4X_FN void sm4x_round_gf(sm4v *x0, sm4v *s, const sm4v *x1, sm4v k, sm4v r8, s
 	        "vpxor %[x1], %[s], %[s]\n\t"
 	        "vpxor %[a], %[s], %[s]"
 	        : [s] "+x"(*s), [x0] "+m"(*x0), [y] "=&x"(y), [a] "=&x"(a), [b] "=&x"(b), [c] "=&x"(c)
-	        : [k] "x"(k), [x1] "m"(*x1), [v0] "m"(sm4x_gf_v0), [v1] "m"(sm4x_gf_v1), [v3] "m"(sm4x_gf_v3),
-	          [r8] "x"(r8), [r16] "x"(r16), [r24] "x"(r24),
+	        : [k] SM4X_GF_X(k), [x1] "m"(*x1), [v0] "m"(sm4x_gf_v0), [v1] "m"(sm4x_gf_v1), [v3] "m"(sm4x_gf_v3),
+	          [r8] SM4X_GF_X(r8), [r16] SM4X_GF_X(r16), [r24] SM4X_GF_X(r24),
 	          [c0] "i"(SM4X_GF_V0C), [c1] "i"(SM4X_GF_V1C), [c3] "i"(SM4X_GF_V3C));
 }
 
