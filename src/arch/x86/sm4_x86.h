@@ -667,6 +667,9 @@ SM4X_FN __m128i sm4x_block1(const uint32_t *kpre, __m128i blk)
 	return SM4V_LO128(SM4V_SHUF(sm4x_mi(v), SM4V_C(SM4X_BSWAP32)));
 }
 
+/* One block in a register, for the modes' serial steps (a tweak, E(J0)). */
+#define sm4x_enc1 sm4x_block1
+
 SM4X_API void sm4x_crypt1(const uint32_t kpre[32], uint8_t dst[16], const uint8_t src[16])
 {
 	_mm_storeu_si128((__m128i *)(void *)dst, sm4x_block1(kpre, _mm_loadu_si128((const __m128i *)(const void *)src)));
@@ -704,6 +707,17 @@ void bc_sm4_x86_cbc_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, ui
 #define sm4x_crypt1 bc_sm4_x86_crypt1
 #define sm4x_mac bc_sm4_x86_mac
 #define sm4x_cbc_encrypt bc_sm4_x86_cbc_encrypt
+
+SM4X_FN __m128i sm4x_enc1(const uint32_t *kpre, __m128i v)
+{
+	uint8_t b[16];
+
+	_mm_storeu_si128((__m128i *)(void *)b, v);
+	sm4x_crypt1(kpre, b, b);
+	v = _mm_loadu_si128((const __m128i *)(void *)b);
+	bc_wipe(b, sizeof(b));
+	return v;
+}
 #endif
 
 /* ---- ECB (and the cipher's multi-block encrypt/decrypt) ------------------------------ */
@@ -840,10 +854,16 @@ SM4X_API void sm4x_ctr_crypt(const void *ctx, uint8_t *iv, const uint8_t *src, u
 
 	bc_x86_ctr_load(iv, &hi, &lo);
 	if (len && len <= 16) {
-		_mm_storeu_si128((__m128i *)(void *)pad, bc_x86_ctr_block(hi, lo, 0));
-		sm4x_crypt1(k->enc_pre, pad, pad);
-		bc_xor(dst, src, pad, len);
-		bc_wipe(pad, 16);
+		__m128i ks = sm4x_enc1(kpre, bc_x86_ctr_block(hi, lo, 0));
+
+		if (len == 16) {
+			_mm_storeu_si128((__m128i *)(void *)dst,
+			                 _mm_xor_si128(ks, _mm_loadu_si128((const __m128i *)(const void *)src)));
+		} else {
+			_mm_storeu_si128((__m128i *)(void *)pad, ks);
+			bc_xor(dst, src, pad, len);
+			bc_wipe(pad, 16);
+		}
 		bc_x86_ctr_store(iv, hi, lo, 1);
 		return;
 	}
@@ -920,12 +940,9 @@ SM4X_FN void sm4x_tweak_pass(sm4v tw[][4], unsigned n, __m128i *t, __m128i mask)
 /* One block: dst = E(src ^ t) ^ t (or D). */
 SM4X_FN void sm4x_xts_one(const uint32_t *kpre, uint8_t *dst, const uint8_t *src, __m128i t)
 {
-	uint8_t b[16];
+	__m128i x = sm4x_enc1(kpre, _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)src), t));
 
-	_mm_storeu_si128((__m128i *)(void *)b, _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)src), t));
-	sm4x_crypt1(kpre, b, b);
-	_mm_storeu_si128((__m128i *)(void *)dst, _mm_xor_si128(_mm_loadu_si128((const __m128i *)(void *)b), t));
-	bc_wipe(b, sizeof(b));
+	_mm_storeu_si128((__m128i *)(void *)dst, _mm_xor_si128(x, t));
 }
 
 /*
@@ -948,8 +965,7 @@ SM4X_FN void sm4x_xts(const struct bc_sm4_x86_xts_key *key, int enc, const uint8
 	uint8_t pad[16 * SM4X_NB];
 	unsigned tng = 0;            /* groups of tw in use */
 
-	sm4x_crypt1(key->k2.enc_pre, pad, iv);
-	__m128i t = _mm_loadu_si128((const __m128i *)(void *)pad), ta = t, tb = t;
+	__m128i t = sm4x_enc1(key->k2.enc_pre, _mm_loadu_si128((const __m128i *)(const void *)iv)), ta = t, tb = t;
 
 	if (whole == 16) {
 		ta = t;
@@ -1107,9 +1123,7 @@ SM4X_FN __m128i sm4x_gcm(const struct bc_sm4_x86_gcm_key *key, int enc, const ui
 	const uint8_t *pend = NULL;
 
 	bc_gcm_x86_start(&key->gh, &st, iv, ivlen, ad, adlen);
-	_mm_storeu_si128((__m128i *)(void *)pad, st.j0);
-	sm4x_crypt1(key->k.enc_pre, pad, pad);
-	*ej0 = _mm_loadu_si128((const __m128i *)(void *)pad);
+	*ej0 = sm4x_enc1(kpre, st.j0);
 
 	/* st.ctr is reflected: its lanes 3..0 are the counter block's words 0..3. */
 	const sm4v w0 = SM4V_SET1(_mm_extract_epi32(st.ctr, 3)), w1 = SM4V_SET1(_mm_extract_epi32(st.ctr, 2)),
