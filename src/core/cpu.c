@@ -18,11 +18,12 @@ static const struct {
 } feature_names[] = {
 	{ "aesni",   BC_CPU_AESNI,     BC_CPU_VAES },
 	{ "pclmul",  BC_CPU_PCLMUL,    BC_CPU_VPCLMUL },
-	{ "avx",     BC_CPU_AVX,       BC_CPU_AVX2 | BC_CPU_VAES | BC_CPU_VPCLMUL | BC_CPU_GFNI },
-	{ "avx2",    BC_CPU_AVX2,      BC_CPU_VAES | BC_CPU_VPCLMUL | BC_CPU_GFNI },
+	{ "avx",     BC_CPU_AVX,       BC_CPU_AVX2 | BC_CPU_VAES | BC_CPU_VPCLMUL | BC_CPU_GFNI | BC_CPU_AVX512 },
+	{ "avx2",    BC_CPU_AVX2,      BC_CPU_VAES | BC_CPU_VPCLMUL | BC_CPU_GFNI | BC_CPU_AVX512 },
 	{ "vaes",    BC_CPU_VAES,      0 },
 	{ "vpclmul", BC_CPU_VPCLMUL,   0 },
 	{ "gfni",    BC_CPU_GFNI,      0 },
+	{ "avx512",  BC_CPU_AVX512,    0 },
 	{ "aes",     BC_CPU_ARM_AES,   0 },
 	{ "pmull",   BC_CPU_ARM_PMULL, 0 },
 	{ "sm4",     BC_CPU_ARM_SM4,   0 },
@@ -65,6 +66,9 @@ static uint32_t detect(void)
 		f |= BC_CPU_AVX;
 	if (os_avx && max >= 7) {
 		__cpuid_count(7, 0, a, b, c, d);
+		/* AVX-512 also needs the OS to save the mask and upper zmm state (XCR0 bits 5-7) */
+		if ((b & bit_AVX2) && (b & (1u << 16)) && (b & (1u << 30)) && (xgetbv0() & 0xe0) == 0xe0)
+			f |= BC_CPU_AVX512;     /* F and BW */
 		if (b & bit_AVX2) {
 			f |= BC_CPU_AVX2;
 			if (c & (1u << 9))      /* VAES */

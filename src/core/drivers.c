@@ -35,6 +35,7 @@ const struct bc_skcipher_alg *const bc_skcipher_drivers[] = {
 	&bc_cbc_aes_vaes_avx2,
 	&bc_ctr_aes_vaes_avx2,
 	&bc_xts_aes_vaes_avx2,
+	&bc_xts_aes_vaes_avx512,
 #endif
 	/* x86 SM4 (issue 6) */
 	&bc_ecb_sm4_aesni_avx, &bc_cbc_sm4_aesni_avx, &bc_ctr_sm4_aesni_avx, &bc_xts_sm4_aesni_avx,

@@ -515,40 +515,18 @@ BC_X86_INLINE BC_X86_VPCLMUL __m128i vaes_xts_tweak_at(__m128i t, size_t j)
  * blocks it waits for the tweak the batches leave behind. */
 #define XTS_STEAL_EARLY_MAX 448
 
-/* The whole message: the first tweak T = E_K2(iv); a single block at once
- * with T still in flight (its last round key carries the data block and
- * K_0 as well, which takes an XOR off the chain); otherwise the blocks
+/* The message from its first tweak t (= E_K2(iv)) on, len >= 16: the blocks
  * short of a batch, the stealing step and the batches. */
-BC_X86_INLINE BC_X86_VAES_VPCLMUL void vaes_xts(const struct bc_aes_x86_xts_ctx *c, const uint8_t *iv,
-                                                const uint8_t *src, uint8_t *dst, size_t len, const int enc,
-                                                const unsigned nr)
+BC_X86_INLINE BC_X86_VAES_VPCLMUL void vaes_xts_from(const uint8_t (*rk)[16], const unsigned nr, const int enc,
+                                                     __m128i t, const uint8_t *src, uint8_t *dst, size_t len)
 {
-	const uint8_t (*rk)[16] = enc ? c->k1.enc.rk : c->k1.dk;
-	const uint8_t (*k2)[16] = c->k2.rk;
 	size_t rest = len % 16, whole = len / 16 - (rest != 0), head, nb, first;
 	const int early = rest && whole <= XTS_STEAL_EARLY_MAX;
 	const __m256i poly = bc_x86_xts_poly256();
-	__m128i t = _mm_xor_si128(bc_aes_x86_load(iv), bc_aes_x86_rk(k2, 0));
 	struct vaes_xts_buf b;
 	__m256i s;
-	unsigned r, i;
+	unsigned i;
 
-	_Pragma("GCC unroll 14")
-	for (r = 1; r < nr; r++)
-		t = _mm_aesenc_si128(t, bc_aes_x86_rk(k2, r));
-	if (len == 16) {
-		__m128i x = _mm_aesenclast_si128(t, _mm_xor_si128(bc_aes_x86_rk(k2, nr),
-		                                 _mm_xor_si128(bc_aes_x86_load(src), bc_aes_x86_rk(rk, 0)))), kl;
-
-		t = _mm_aesenclast_si128(t, bc_aes_x86_rk(k2, nr));
-		_Pragma("GCC unroll 14")
-		for (r = 1; r < nr; r++)
-			x = enc ? _mm_aesenc_si128(x, bc_aes_x86_rk(rk, r)) : _mm_aesdec_si128(x, bc_aes_x86_rk(rk, r));
-		kl = _mm_xor_si128(t, bc_aes_x86_rk(rk, nr));
-		bc_aes_x86_store(dst, enc ? _mm_aesenclast_si128(x, kl) : _mm_aesdeclast_si128(x, kl));
-		return;
-	}
-	t = _mm_aesenclast_si128(t, bc_aes_x86_rk(k2, nr));
 	nb = whole / 24;
 	head = nb ? whole % 24 : whole;
 	vaes_xts_head(rk, nr, enc, t, src, dst, head);
@@ -585,7 +563,37 @@ BC_X86_INLINE BC_X86_VAES_VPCLMUL void vaes_xts(const struct bc_aes_x86_xts_ctx 
 	vaes_xts_wipe(&b);
 }
 
-static BC_X86_VAES_VPCLMUL void vaes_xts_crypt(const struct bc_aes_x86_xts_ctx *c, const uint8_t *iv,
+/* The whole message: the first tweak T = E_K2(iv); a single block at once
+ * with T still in flight (its last round key carries the data block and
+ * K_0 as well, which takes an XOR off the chain); otherwise the rest from T. */
+BC_X86_INLINE BC_X86_VAES_VPCLMUL void vaes_xts(const struct bc_aes_x86_xts_ctx *c, const uint8_t *iv,
+                                                const uint8_t *src, uint8_t *dst, size_t len, const int enc,
+                                                const unsigned nr)
+{
+	const uint8_t (*rk)[16] = enc ? c->k1.enc.rk : c->k1.dk;
+	const uint8_t (*k2)[16] = c->k2.rk;
+	__m128i t = _mm_xor_si128(bc_aes_x86_load(iv), bc_aes_x86_rk(k2, 0));
+	unsigned r;
+
+	_Pragma("GCC unroll 14")
+	for (r = 1; r < nr; r++)
+		t = _mm_aesenc_si128(t, bc_aes_x86_rk(k2, r));
+	if (len == 16) {
+		__m128i x = _mm_aesenclast_si128(t, _mm_xor_si128(bc_aes_x86_rk(k2, nr),
+		                                 _mm_xor_si128(bc_aes_x86_load(src), bc_aes_x86_rk(rk, 0)))), kl;
+
+		t = _mm_aesenclast_si128(t, bc_aes_x86_rk(k2, nr));
+		_Pragma("GCC unroll 14")
+		for (r = 1; r < nr; r++)
+			x = enc ? _mm_aesenc_si128(x, bc_aes_x86_rk(rk, r)) : _mm_aesdec_si128(x, bc_aes_x86_rk(rk, r));
+		kl = _mm_xor_si128(t, bc_aes_x86_rk(rk, nr));
+		bc_aes_x86_store(dst, enc ? _mm_aesenclast_si128(x, kl) : _mm_aesdeclast_si128(x, kl));
+		return;
+	}
+	vaes_xts_from(rk, nr, enc, _mm_aesenclast_si128(t, bc_aes_x86_rk(k2, nr)), src, dst, len);
+}
+
+BC_X86_VAES_VPCLMUL void bc_aes_vaes_xts_crypt(const struct bc_aes_x86_xts_ctx *c, const uint8_t *iv,
                                                const uint8_t *src, uint8_t *dst, size_t len, int enc)
 {
 	switch (2 * c->k1.enc.rounds + (unsigned)enc) {
@@ -598,14 +606,29 @@ static BC_X86_VAES_VPCLMUL void vaes_xts_crypt(const struct bc_aes_x86_xts_ctx *
 	}
 }
 
+BC_X86_VAES_VPCLMUL void bc_aes_vaes_xts_from(const struct bc_aes_x86_xts_ctx *c, int enc, const uint8_t t[16],
+                                              const uint8_t *src, uint8_t *dst, size_t len)
+{
+	const __m128i tw = bc_aes_x86_load(t);
+
+	switch (2 * c->k1.enc.rounds + (unsigned)enc) {
+	case 20: vaes_xts_from(c->k1.dk, 10, 0, tw, src, dst, len); break;
+	case 21: vaes_xts_from(c->k1.enc.rk, 10, 1, tw, src, dst, len); break;
+	case 24: vaes_xts_from(c->k1.dk, 12, 0, tw, src, dst, len); break;
+	case 25: vaes_xts_from(c->k1.enc.rk, 12, 1, tw, src, dst, len); break;
+	case 28: vaes_xts_from(c->k1.dk, 14, 0, tw, src, dst, len); break;
+	default: vaes_xts_from(c->k1.enc.rk, 14, 1, tw, src, dst, len); break;
+	}
+}
+
 static void vaes_xts_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
-	vaes_xts_crypt(ctx, iv, src, dst, len, 1);
+	bc_aes_vaes_xts_crypt(ctx, iv, src, dst, len, 1);
 }
 
 static void vaes_xts_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
-	vaes_xts_crypt(ctx, iv, src, dst, len, 0);
+	bc_aes_vaes_xts_crypt(ctx, iv, src, dst, len, 0);
 }
 
 /* ---- driver tables ----------------------------------------------------------------------- */

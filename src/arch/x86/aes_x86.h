@@ -146,6 +146,14 @@ BC_X86_INLINE BC_X86_AES __m128i bc_aes_x86_dec1(const struct bc_aes_x86_key *k,
 /* ---- 256-bit (VAES: two blocks per ymm register; x86-64 only, where the
  * sixteen ymm registers make it pay) ---------------------------------------------- */
 
+/* xts(aes) with VAES on ymm (aes_modes_vaes.c): a whole message, and the
+ * part of one from its (already encrypted) tweak t on, len >= 16 bytes:
+ * what xts-aes-vaes-avx512 leaves to it. */
+void bc_aes_vaes_xts_crypt(const struct bc_aes_x86_xts_ctx *c, const uint8_t *iv, const uint8_t *src, uint8_t *dst,
+                           size_t len, int enc);
+void bc_aes_vaes_xts_from(const struct bc_aes_x86_xts_ctx *c, int enc, const uint8_t t[16], const uint8_t *src,
+                          uint8_t *dst, size_t len);
+
 BC_X86_INLINE BC_X86_VAES __m256i bc_aes_x86_rk256(const uint8_t (*rk)[16], unsigned i)
 {
 	return _mm256_broadcastsi128_si256(_mm_load_si128((const __m128i *)rk[i]));
