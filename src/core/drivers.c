@@ -35,6 +35,9 @@ const struct bc_skcipher_alg *const bc_skcipher_drivers[] = {
 	&bc_cbc_aes_vaes_avx2,
 	&bc_ctr_aes_vaes_avx2,
 	&bc_xts_aes_vaes_avx2,
+	&bc_ecb_aes_vaes_avx512,
+	&bc_cbc_aes_vaes_avx512,
+	&bc_ctr_aes_vaes_avx512,
 	&bc_xts_aes_vaes_avx512,
 #endif
 	/* x86 SM4 (issue 6) */

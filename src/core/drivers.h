@@ -18,7 +18,8 @@ extern const struct bc_cipher_alg bc_aes_aesni;
 extern const struct bc_skcipher_alg bc_ecb_aes_aesni, bc_cbc_aes_aesni, bc_ctr_aes_aesni, bc_xts_aes_aesni;
 #if defined(__x86_64__)
 extern const struct bc_skcipher_alg bc_ecb_aes_vaes_avx2, bc_cbc_aes_vaes_avx2, bc_ctr_aes_vaes_avx2, bc_xts_aes_vaes_avx2;
-extern const struct bc_skcipher_alg bc_xts_aes_vaes_avx512;
+extern const struct bc_skcipher_alg bc_ecb_aes_vaes_avx512, bc_cbc_aes_vaes_avx512, bc_ctr_aes_vaes_avx512,
+       bc_xts_aes_vaes_avx512;
 #endif
 /* x86 GHASH and fused GCM (issue 5: src/arch/x86/ghash_*.c, gcm_*.c) */
 extern const struct bc_shash_alg bc_ghash_pclmul;

@@ -1,0 +1,460 @@
+/* blockcrypt x86-64: ecb, cbc, ctr and xts over AES with VAES on 512-bit registers, 32 blocks in flight (ecb-aes-vaes-avx512, ...).
+ * NIST SP 800-38A (ECB, CBC, CTR), IEEE 1619-2018 / NIST SP 800-38E (XTS with ciphertext stealing), FIPS-197. Needs AVX-512 F and BW, VAES, VPCLMULQDQ. */
+#include "aes_x86.h"
+#include "drivers.h"
+
+#if defined(__x86_64__)
+
+/*
+ * Why a third width: a core with a full 512-bit VAES unit (AMD Zen 5; Intel
+ * since Ice Lake) issues VAESENC on zmm as often as on ymm, so four blocks
+ * per instruction double what the ymm drivers can reach (measured here: two
+ * per cycle at either width, 8 blocks per cycle with zmm against 4). On a
+ * core that splits zmm in two (Zen 4) it costs nothing either.
+ */
+#define BC_X86_AVX512 __attribute__((target("vaes,vpclmulqdq,aes,pclmul,avx512f,avx512bw")))
+#define Z_REGS 8                      /* registers of four blocks per batch */
+#define Z_BLOCKS (4 * Z_REGS)
+#define Z_MIN 16                      /* ecb, cbc: fewer blocks go to the AES-NI code */
+
+BC_X86_INLINE BC_X86_AVX512 __m512i z_rk(const uint8_t (*rk)[16], unsigned r)
+{
+	return _mm512_broadcast_i32x4(_mm_load_si128((const __m128i *)rk[r]));
+}
+
+/* Which 64-bit halves of register i (of four blocks) hold one of `blocks`
+ * blocks (blocks is public). */
+BC_X86_INLINE BC_X86_AVX512 __mmask8 z_mask(size_t blocks, unsigned i)
+{
+	return blocks >= 4 * (i + 1) ? 0xff : blocks > 4 * i ? (__mmask8)((1u << (2 * (blocks - 4 * i))) - 1) : 0;
+}
+
+BC_X86_INLINE BC_X86_AVX512 __m512i z_load(const uint8_t *p, const int masked, __mmask8 m)
+{
+	return masked ? _mm512_maskz_loadu_epi64(m, p) : _mm512_loadu_si512(p);
+}
+
+BC_X86_INLINE BC_X86_AVX512 void z_store(uint8_t *p, const int masked, __mmask8 m, __m512i x)
+{
+	if (masked)
+		_mm512_mask_storeu_epi64(p, m, x);
+	else
+		_mm512_storeu_si512(p, x);
+}
+
+/* ---- ecb and cbc decryption -----------------------------------------------------------
+ * Batches of 32 blocks, then what is left in one masked batch of four or
+ * eight registers. cbc: block j is XORed with ciphertext block j-1, read
+ * with one load straddling two registers' blocks (the first register's
+ * from the chaining value and its own blocks); every load of a batch comes
+ * before its first store, so dst == src works. */
+BC_X86_INLINE BC_X86_AVX512 void zdec_batch(const uint8_t (*rk)[16], const unsigned nr, const int enc, const int cbc,
+                                            __m128i *prev, const uint8_t *src, uint8_t *dst, const unsigned regs,
+                                            const int masked, size_t blocks)
+{
+	__m512i x[Z_REGS], p[Z_REGS], key;
+	unsigned i, r;
+
+	BC_X86_OPAQUE(rk);
+	key = z_rk(rk, 0);
+	_Pragma("GCC unroll 8")
+	for (i = 0; i < regs; i++) {
+		x[i] = z_load(src + 64 * i, masked, z_mask(blocks, i));
+		if (cbc)
+			p[i] = i ? z_load(src + 64 * i - 16, masked, z_mask(blocks, i))
+			         : _mm512_alignr_epi64(x[0], _mm512_broadcast_i32x4(*prev), 6);
+		x[i] = _mm512_xor_si512(x[i], key);
+	}
+	if (cbc)
+		*prev = _mm_loadu_si128((const __m128i *)(const void *)(src + 16 * (blocks - 1)));
+	_Pragma("GCC unroll 14")
+	for (r = 1; r < nr; r++) {
+		key = z_rk(rk, r);
+		_Pragma("GCC unroll 8")
+		for (i = 0; i < regs; i++)
+			x[i] = enc ? _mm512_aesenc_epi128(x[i], key) : _mm512_aesdec_epi128(x[i], key);
+	}
+	key = z_rk(rk, nr);
+	_Pragma("GCC unroll 8")
+	for (i = 0; i < regs; i++) {
+		__m512i kl = cbc ? _mm512_xor_si512(key, p[i]) : key;
+
+		z_store(dst + 64 * i, masked, z_mask(blocks, i),
+		        enc ? _mm512_aesenclast_epi128(x[i], kl) : _mm512_aesdeclast_epi128(x[i], kl));
+	}
+}
+
+/* nb >= 1 blocks; iv (cbc) is the chaining value in and out. */
+BC_X86_INLINE BC_X86_AVX512 void zdec(const uint8_t (*rk)[16], const unsigned nr, const int enc, const int cbc,
+                                      uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t nb)
+{
+	__m128i prev = cbc ? _mm_loadu_si128((const __m128i *)(void *)iv) : _mm_setzero_si128();
+
+	for (; nb >= Z_BLOCKS; nb -= Z_BLOCKS, src += 16 * Z_BLOCKS, dst += 16 * Z_BLOCKS)
+		zdec_batch(rk, nr, enc, cbc, &prev, src, dst, Z_REGS, 0, Z_BLOCKS);
+	if (nb > Z_BLOCKS / 2)
+		zdec_batch(rk, nr, enc, cbc, &prev, src, dst, Z_REGS, 1, nb);
+	else if (nb)
+		zdec_batch(rk, nr, enc, cbc, &prev, src, dst, Z_REGS / 2, 1, nb);
+	if (cbc)
+		_mm_storeu_si128((__m128i *)(void *)iv, prev);
+}
+
+/* enc, cbc: constants; short messages to the AES-NI code. */
+BC_X86_INLINE BC_X86_AVX512 void zecb_cbc(const struct bc_aes_x86_key *k, const int enc, const int cbc, uint8_t *iv,
+                                          const uint8_t *src, uint8_t *dst, size_t len)
+{
+	const uint8_t (*rk)[16] = enc ? k->enc.rk : k->dk;
+
+	if (len < 16 * Z_MIN) {
+		if (cbc)
+			bc_aes_x86_cbc_dec(k, iv, src, dst, len / 16);
+		else if (enc)
+			bc_aes_x86_ecb_enc(&k->enc, dst, src, len / 16);
+		else
+			bc_aes_x86_ecb_dec(k, dst, src, len / 16);
+		return;
+	}
+	switch (k->enc.rounds) {
+	case 10: zdec(rk, 10, enc, cbc, iv, src, dst, len / 16); break;
+	case 12: zdec(rk, 12, enc, cbc, iv, src, dst, len / 16); break;
+	default: zdec(rk, 14, enc, cbc, iv, src, dst, len / 16); break;
+	}
+}
+
+static BC_X86_AVX512 void zecb_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+{
+	zecb_cbc(ctx, 1, 0, iv, src, dst, len);
+}
+
+static BC_X86_AVX512 void zecb_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+{
+	zecb_cbc(ctx, 0, 0, iv, src, dst, len);
+}
+
+static void zcbc_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+{
+	const struct bc_aes_x86_key *k = ctx;
+
+	bc_aes_x86_cbc_chain(&k->enc, iv, src, dst, len / 16);
+}
+
+static BC_X86_AVX512 void zcbc_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+{
+	zecb_cbc(ctx, 0, 1, iv, src, dst, len);
+}
+
+/* ---- ctr ------------------------------------------------------------------------------
+ * Batches of 32 counter blocks, then what is left (any number of bytes) in
+ * one batch of four or eight registers with byte-masked loads and stores.
+ * Messages under 64 bytes go to the AES-NI code. */
+
+/* The counter blocks (hi:lo) + 0..4 regs - 1, four per register. The counter
+ * is public; the branch only decides whether the low 64 bits wrap. */
+BC_X86_INLINE BC_X86_AVX512 void zctr_blocks(__m512i *x, uint64_t hi, uint64_t lo, const unsigned regs)
+{
+	unsigned i;
+
+	if (lo <= UINT64_MAX - (4 * regs - 1)) {
+		const __m512i bswap = _mm512_broadcast_i32x4(bc_x86_bswap128_mask()), four = _mm512_set_epi64(0, 4, 0, 4, 0, 4, 0, 4);
+		__m512i v = _mm512_set_epi64((long long)hi, (long long)(lo + 3), (long long)hi, (long long)(lo + 2),
+		                             (long long)hi, (long long)(lo + 1), (long long)hi, (long long)lo);
+		_Pragma("GCC unroll 8")
+		for (i = 0; i < regs; i++) {
+			x[i] = _mm512_shuffle_epi8(v, bswap);
+			v = _mm512_add_epi64(v, four);
+		}
+	} else {
+		for (i = 0; i < regs; i++) {
+			__m512i r = _mm512_castsi128_si512(bc_x86_ctr_block(hi, lo, 4 * i));
+
+			r = _mm512_inserti32x4(r, bc_x86_ctr_block(hi, lo, 4 * i + 1), 1);
+			r = _mm512_inserti32x4(r, bc_x86_ctr_block(hi, lo, 4 * i + 2), 2);
+			x[i] = _mm512_inserti32x4(r, bc_x86_ctr_block(hi, lo, 4 * i + 3), 3);
+		}
+	}
+}
+
+/* One batch of regs registers from counter (hi:lo): the keystream XORed
+ * onto src into dst, the source folded into the last round key; with
+ * masked, only the first `bytes` bytes are read and written. */
+BC_X86_INLINE BC_X86_AVX512 void zctr_batch(const uint8_t (*rk)[16], const unsigned nr, uint64_t hi, uint64_t lo,
+                                            const uint8_t *src, uint8_t *dst, const unsigned regs,
+                                            const int masked, size_t bytes)
+{
+	__m512i x[Z_REGS], key;
+	__mmask64 m[Z_REGS];
+	unsigned i, r;
+
+	zctr_blocks(x, hi, lo, regs);
+	BC_X86_OPAQUE(rk);
+	key = z_rk(rk, 0);
+	_Pragma("GCC unroll 8")
+	for (i = 0; i < regs; i++) {
+		/* which bytes of each register are the message's (bytes is public) */
+		m[i] = !masked || bytes >= 64 * (i + 1) ? ~(__mmask64)0
+		       : bytes > 64 * i ? ((__mmask64)1 << (bytes - 64 * i)) - 1 : 0;
+		x[i] = _mm512_xor_si512(x[i], key);
+	}
+	_Pragma("GCC unroll 14")
+	for (r = 1; r < nr; r++) {
+		key = z_rk(rk, r);
+		_Pragma("GCC unroll 8")
+		for (i = 0; i < regs; i++)
+			x[i] = _mm512_aesenc_epi128(x[i], key);
+	}
+	key = z_rk(rk, nr);
+	_Pragma("GCC unroll 8")
+	for (i = 0; i < regs; i++) {
+		if (masked) {
+			x[i] = _mm512_aesenclast_epi128(x[i], _mm512_xor_si512(key, _mm512_maskz_loadu_epi8(m[i], src + 64 * i)));
+			_mm512_mask_storeu_epi8(dst + 64 * i, m[i], x[i]);
+		} else {
+			x[i] = _mm512_aesenclast_epi128(x[i], _mm512_xor_si512(key, _mm512_loadu_si512(src + 64 * i)));
+			_mm512_storeu_si512(dst + 64 * i, x[i]);
+		}
+	}
+}
+
+BC_X86_INLINE BC_X86_AVX512 void zctr(const struct bc_aes_x86_ek *k, const unsigned nr, uint8_t *iv,
+                                      const uint8_t *src, uint8_t *dst, size_t len)
+{
+	uint64_t hi, lo, h, l;
+	const uint64_t nb = (len + 15) / 16;
+
+	bc_x86_ctr_load(iv, &hi, &lo);
+	for (h = hi, l = lo; len >= 16 * Z_BLOCKS; len -= 16 * Z_BLOCKS, src += 16 * Z_BLOCKS, dst += 16 * Z_BLOCKS) {
+		zctr_batch(k->rk, nr, h, l, src, dst, Z_REGS, 0, 16 * Z_BLOCKS);
+		l += Z_BLOCKS;
+		h += l < Z_BLOCKS;
+	}
+	if (len > 8 * Z_BLOCKS)
+		zctr_batch(k->rk, nr, h, l, src, dst, Z_REGS, 1, len);
+	else if (len)
+		zctr_batch(k->rk, nr, h, l, src, dst, Z_REGS / 2, 1, len);
+	bc_x86_ctr_store(iv, hi, lo, nb);
+}
+
+static BC_X86_AVX512 void zctr_crypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+{
+	const struct bc_aes_x86_ek *k = ctx;
+
+	if (len < 64) {
+		bc_aes_x86_ctr(k, iv, src, dst, len);
+		return;
+	}
+	switch (k->rounds) {
+	case 10: zctr(k, 10, iv, src, dst, len); break;
+	case 12: zctr(k, 12, iv, src, dst, len); break;
+	default: zctr(k, 14, iv, src, dst, len); break;
+	}
+}
+
+/* ---- xts ------------------------------------------------------------------------------
+ * Batches of 512 bytes, eight registers of four blocks with their tweaks in
+ * eight more; the last batch takes what is left with masked loads and
+ * stores (nothing outside the buffers is read or written). Ciphertext
+ * stealing and messages of under XTS512_MIN blocks go to the ymm driver's code
+ * (bc_aes_vaes_xts_from, bc_aes_vaes_xts_crypt).
+ */
+#define XTS512_REGS Z_REGS
+#define XTS512_BLOCKS Z_BLOCKS
+/* Stealing runs first, its two dependent AES latencies under the batches,
+ * when its tweak is at most this many blocks away (x^56 per step); else
+ * last, with the tweak the batches leave. */
+#define XTS512_STEAL_EARLY_MAX 448
+/* Shorter messages (in blocks) go to the ymm driver whole: a mostly empty
+ * zmm batch costs as much as a full one. */
+#define XTS512_MIN 16
+
+/* Each 128-bit lane (a tweak) times x^k, 0 <= k <= 56, k per 64-bit lane:
+ * the halves shifted by k, the bits the low half loses carried into the
+ * high half, those the high half loses multiplied by 0x87 (VPCLMULQDQ) into
+ * the low half. (bc_x86_xts_mul_xk_256 on four lanes, with variable counts.) */
+BC_X86_INLINE BC_X86_AVX512 __m512i xts512_mul_xk(__m512i t, __m512i k)
+{
+	const __m512i poly = _mm512_set_epi64(0, 0x87, 0, 0x87, 0, 0x87, 0, 0x87);
+	__m512i out = _mm512_srlv_epi64(t, _mm512_sub_epi64(_mm512_set1_epi64(64), k));
+
+	return _mm512_ternarylogic_epi64(_mm512_sllv_epi64(t, k), _mm512_bslli_epi128(out, 8),
+	                                 _mm512_clmulepi64_epi128(out, poly, 0x01), 0x96);
+}
+
+/* The tweak of block j from t, the tweak of block 0. */
+BC_X86_INLINE BC_X86_AVX512 __m128i xts512_tweak_at(__m128i t, size_t j)
+{
+	__m512i v = _mm512_castsi128_si512(t);
+
+	for (; j > 56; j -= 56)
+		v = xts512_mul_xk(v, _mm512_set1_epi64(56));
+	return _mm512_castsi512_si128(xts512_mul_xk(v, _mm512_set1_epi64((long long)j)));
+}
+
+/* One batch: registers 0..regs-1 of four blocks with tweaks tw; with
+ * masked, only the first `blocks` blocks are read and written. */
+BC_X86_INLINE BC_X86_AVX512 void xts512_batch(const uint8_t (*rk)[16], const unsigned nr, const int enc,
+                                              const __m512i *tw, const uint8_t *src, uint8_t *dst,
+                                              const unsigned regs, const int masked, size_t blocks)
+{
+	__m512i x[XTS512_REGS], key;
+	__mmask8 m[XTS512_REGS];
+	unsigned i, r;
+
+	/* which 64-bit halves of each register hold blocks (blocks is public) */
+	_Pragma("GCC unroll 8")
+	for (i = 0; i < regs; i++)
+		m[i] = !masked || blocks >= 4 * (i + 1) ? 0xff
+		       : blocks > 4 * i ? (__mmask8)((1u << (2 * (blocks - 4 * i))) - 1) : 0;
+	/* keys read from the context in each batch, never held past it (no
+	 * spilled copies on the stack) */
+	BC_X86_OPAQUE(rk);
+	key = z_rk(rk, 0);
+	_Pragma("GCC unroll 8")
+	for (i = 0; i < regs; i++)
+		x[i] = _mm512_ternarylogic_epi64(masked ? _mm512_maskz_loadu_epi64(m[i], src + 64 * i)
+		                                        : _mm512_loadu_si512(src + 64 * i), tw[i], key, 0x96);
+	_Pragma("GCC unroll 14")
+	for (r = 1; r < nr; r++) {
+		key = z_rk(rk, r);
+		_Pragma("GCC unroll 8")
+		for (i = 0; i < regs; i++)
+			x[i] = enc ? _mm512_aesenc_epi128(x[i], key) : _mm512_aesdec_epi128(x[i], key);
+	}
+	key = z_rk(rk, nr);
+	_Pragma("GCC unroll 8")
+	for (i = 0; i < regs; i++) {
+		__m512i kl = _mm512_xor_si512(tw[i], key);
+
+		x[i] = enc ? _mm512_aesenclast_epi128(x[i], kl) : _mm512_aesdeclast_epi128(x[i], kl);
+		if (masked)
+			_mm512_mask_storeu_epi64(dst + 64 * i, m[i], x[i]);
+		else
+			_mm512_storeu_si512(dst + 64 * i, x[i]);
+	}
+}
+
+/* Blocks 0..n-1 (n >= 1) from src to dst, block 0's tweak t: whole
+ * batches, then what is left in one masked batch of four or eight
+ * registers. Returns the tweak of block n. rk: the encryption or the
+ * decryption keys. */
+BC_X86_INLINE BC_X86_AVX512 __m128i xts512_blocks(const uint8_t (*rk)[16], const unsigned nr, const int enc,
+                                                  __m128i t, const uint8_t *src, uint8_t *dst, size_t n)
+{
+	__m512i tw[XTS512_REGS];
+	size_t left;
+	unsigned i;
+
+	/* lanes T, T x, T x^2, T x^3, then each register four blocks on */
+	tw[0] = xts512_mul_xk(_mm512_broadcast_i32x4(t), _mm512_set_epi64(3, 3, 2, 2, 1, 1, 0, 0));
+	_Pragma("GCC unroll 8")
+	for (i = 1; i < XTS512_REGS; i++)
+		tw[i] = xts512_mul_xk(tw[0], _mm512_set1_epi64(4 * i));
+	for (left = n; left >= XTS512_BLOCKS; left -= XTS512_BLOCKS) {
+		xts512_batch(rk, nr, enc, tw, src, dst, XTS512_REGS, 0, XTS512_BLOCKS);
+		_Pragma("GCC unroll 8")
+		for (i = 0; i < XTS512_REGS; i++)
+			tw[i] = xts512_mul_xk(tw[i], _mm512_set1_epi64(XTS512_BLOCKS));
+		src += 16 * XTS512_BLOCKS;
+		dst += 16 * XTS512_BLOCKS;
+	}
+	if (left > XTS512_BLOCKS / 2)
+		xts512_batch(rk, nr, enc, tw, src, dst, XTS512_REGS, 1, left);
+	else if (left)
+		xts512_batch(rk, nr, enc, tw, src, dst, XTS512_REGS / 2, 1, left);
+	return xts512_tweak_at(_mm512_castsi512_si128(tw[0]), left);
+}
+
+BC_X86_INLINE BC_X86_AVX512 void xts512(const struct bc_aes_x86_xts_ctx *c, const uint8_t *iv, const uint8_t *src,
+                                        uint8_t *dst, size_t len, const int enc, const unsigned nr)
+{
+	/* the whole blocks here; with stealing the last one goes with the rest */
+	size_t rest = len % 16, n = len / 16 - (rest != 0);
+	const int early = rest && n <= XTS512_STEAL_EARLY_MAX;
+	const uint8_t (*k2)[16] = c->k2.rk;
+	_Alignas(16) uint8_t tb[16];
+	__m128i t;
+	unsigned r;
+
+	t = _mm_xor_si128(bc_aes_x86_load(iv), bc_aes_x86_rk(k2, 0));
+	_Pragma("GCC unroll 14")
+	for (r = 1; r < nr; r++)
+		t = _mm_aesenc_si128(t, bc_aes_x86_rk(k2, r));
+	t = _mm_aesenclast_si128(t, bc_aes_x86_rk(k2, nr));
+	if (early) {
+		/* blocks n, n+1 are disjoint from the rest: dst == src works */
+		_mm_store_si128((__m128i *)tb, xts512_tweak_at(t, n));
+		bc_aes_vaes_xts_from(c, enc, tb, src + 16 * n, dst + 16 * n, 16 + rest);
+	}
+	t = xts512_blocks(enc ? c->k1.enc.rk : c->k1.dk, nr, enc, t, src, dst, n);
+	if (rest && !early) {
+		_mm_store_si128((__m128i *)tb, t);
+		bc_aes_vaes_xts_from(c, enc, tb, src + 16 * n, dst + 16 * n, 16 + rest);
+	}
+	if (rest)
+		bc_wipe(tb, sizeof(tb));
+}
+
+static BC_X86_AVX512 void xts512_crypt(const struct bc_aes_x86_xts_ctx *c, const uint8_t *iv, const uint8_t *src,
+                                       uint8_t *dst, size_t len, int enc)
+{
+	switch (2 * c->k1.enc.rounds + (unsigned)enc) {
+	case 20: xts512(c, iv, src, dst, len, 0, 10); break;
+	case 21: xts512(c, iv, src, dst, len, 1, 10); break;
+	case 24: xts512(c, iv, src, dst, len, 0, 12); break;
+	case 25: xts512(c, iv, src, dst, len, 1, 12); break;
+	case 28: xts512(c, iv, src, dst, len, 0, 14); break;
+	default: xts512(c, iv, src, dst, len, 1, 14); break;
+	}
+}
+
+/* Short messages straight to the ymm code (a tail call: a 16-byte
+ * operation's cost is its two dependent AES latencies plus the call path). */
+static void xts512_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+{
+	if (len < 16 * XTS512_MIN)
+		bc_aes_vaes_xts_crypt(ctx, iv, src, dst, len, 1);
+	else
+		xts512_crypt(ctx, iv, src, dst, len, 1);
+}
+
+static void xts512_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+{
+	if (len < 16 * XTS512_MIN)
+		bc_aes_vaes_xts_crypt(ctx, iv, src, dst, len, 0);
+	else
+		xts512_crypt(ctx, iv, src, dst, len, 0);
+}
+
+const struct bc_skcipher_alg bc_ecb_aes_vaes_avx512 = {
+	.name = "ecb(aes)", .driver = "ecb-aes-vaes-avx512", .priority = 600,
+	.cpu = BC_CPU_AVX512 | BC_CPU_VAES | BC_CPU_AVX2 | BC_CPU_AESNI,
+	.min_keysize = 16, .max_keysize = 32, .ivsize = 0, .blocksize = 16, .min_len = 0, .len_align = 16,
+	.ctxsize = sizeof(struct bc_aes_x86_key), .setkey = bc_aes_x86_setkey,
+	.encrypt = zecb_encrypt, .decrypt = zecb_decrypt,
+};
+
+const struct bc_skcipher_alg bc_cbc_aes_vaes_avx512 = {
+	.name = "cbc(aes)", .driver = "cbc-aes-vaes-avx512", .priority = 600,
+	.cpu = BC_CPU_AVX512 | BC_CPU_VAES | BC_CPU_AVX2 | BC_CPU_AESNI,
+	.min_keysize = 16, .max_keysize = 32, .ivsize = 16, .blocksize = 16, .min_len = 0, .len_align = 16,
+	.ctxsize = sizeof(struct bc_aes_x86_key), .setkey = bc_aes_x86_setkey,
+	.encrypt = zcbc_encrypt, .decrypt = zcbc_decrypt,
+};
+
+const struct bc_skcipher_alg bc_ctr_aes_vaes_avx512 = {
+	.name = "ctr(aes)", .driver = "ctr-aes-vaes-avx512", .priority = 600,
+	.cpu = BC_CPU_AVX512 | BC_CPU_VAES | BC_CPU_AVX2 | BC_CPU_AESNI,
+	.min_keysize = 16, .max_keysize = 32, .ivsize = 16, .blocksize = 1, .min_len = 0, .len_align = 1,
+	.ctxsize = sizeof(struct bc_aes_x86_ek), .setkey = bc_aes_x86_ctr_setkey,
+	.encrypt = zctr_crypt, .decrypt = zctr_crypt,
+};
+
+const struct bc_skcipher_alg bc_xts_aes_vaes_avx512 = {
+	.name = "xts(aes)", .driver = "xts-aes-vaes-avx512", .priority = 600,
+	.cpu = BC_CPU_AVX512 | BC_CPU_VAES | BC_CPU_AVX2 | BC_CPU_VPCLMUL | BC_CPU_AESNI,
+	.min_keysize = 32, .max_keysize = 64, .ivsize = 16, .blocksize = 16, .min_len = 16, .len_align = 1,
+	.ctxsize = sizeof(struct bc_aes_x86_xts_ctx), .setkey = bc_aes_x86_xts_setkey,
+	.encrypt = xts512_encrypt, .decrypt = xts512_decrypt,
+};
+
+#endif
