@@ -42,15 +42,21 @@ BC_X86_INLINE BC_X86_AVX512 void z_store(uint8_t *p, const int masked, __mmask8 
 		_mm512_storeu_si512(p, x);
 }
 
-/* ---- ecb and cbc decryption -----------------------------------------------------------
- * Batches of 32 blocks, then what is left in one masked batch of four or
- * eight registers. cbc: block j is XORed with ciphertext block j-1, read
- * with one load straddling two registers' blocks (the first register's
- * from the chaining value and its own blocks); every load of a batch comes
- * before its first store, so dst == src works. */
-BC_X86_INLINE BC_X86_AVX512 void zdec_batch(const uint8_t (*rk)[16], const unsigned nr, const int enc, const int cbc,
-                                            __m128i *prev, const uint8_t *src, uint8_t *dst, const unsigned regs,
-                                            const int masked, size_t blocks)
+/* ---- one batch of blocks, for ecb, cbc decryption and xts -------------------------------
+ * Registers 0..regs-1 of four blocks from src through AES to dst; with
+ * masked, only the first `blocks` blocks are read and written. mode (a
+ * constant): Z_ECB; Z_CBC, block j XORed after AES with ciphertext block
+ * j-1, read with one load straddling two registers' blocks (the first
+ * register's from the chaining value *prev and its own blocks), *prev then
+ * the batch's last block; Z_XTS, the tweaks tw XORed before and after.
+ * Every load of a batch comes before its first store, so dst == src works.
+ * The keys are read from the context in each batch, never held past it (no
+ * spilled copies on the stack). */
+enum { Z_ECB, Z_CBC, Z_XTS };
+
+BC_X86_INLINE BC_X86_AVX512 void z_batch(const uint8_t (*rk)[16], const unsigned nr, const int enc, const int mode,
+                                         __m128i *prev, const __m512i *tw, const uint8_t *src, uint8_t *dst,
+                                         const unsigned regs, const int masked, size_t blocks)
 {
 	__m512i x[Z_REGS], p[Z_REGS], key;
 	unsigned i, r;
@@ -60,12 +66,14 @@ BC_X86_INLINE BC_X86_AVX512 void zdec_batch(const uint8_t (*rk)[16], const unsig
 	_Pragma("GCC unroll 8")
 	for (i = 0; i < regs; i++) {
 		x[i] = z_load(src + 64 * i, masked, z_mask(blocks, i));
-		if (cbc)
+		if (mode == Z_CBC)
 			p[i] = i ? z_load(src + 64 * i - 16, masked, z_mask(blocks, i))
 			         : _mm512_alignr_epi64(x[0], _mm512_broadcast_i32x4(*prev), 6);
-		x[i] = _mm512_xor_si512(x[i], key);
+		if (mode == Z_XTS)
+			p[i] = tw[i];
+		x[i] = mode == Z_XTS ? _mm512_ternarylogic_epi64(x[i], p[i], key, 0x96) : _mm512_xor_si512(x[i], key);
 	}
-	if (cbc)
+	if (mode == Z_CBC)
 		*prev = _mm_loadu_si128((const __m128i *)(const void *)(src + 16 * (blocks - 1)));
 	_Pragma("GCC unroll 14")
 	for (r = 1; r < nr; r++) {
@@ -77,13 +85,15 @@ BC_X86_INLINE BC_X86_AVX512 void zdec_batch(const uint8_t (*rk)[16], const unsig
 	key = z_rk(rk, nr);
 	_Pragma("GCC unroll 8")
 	for (i = 0; i < regs; i++) {
-		__m512i kl = cbc ? _mm512_xor_si512(key, p[i]) : key;
+		__m512i kl = mode == Z_ECB ? key : _mm512_xor_si512(key, p[i]);
 
 		z_store(dst + 64 * i, masked, z_mask(blocks, i),
 		        enc ? _mm512_aesenclast_epi128(x[i], kl) : _mm512_aesdeclast_epi128(x[i], kl));
 	}
 }
 
+/* ---- ecb and cbc decryption: batches of 32 blocks, then what is left in
+ * one masked batch of four or eight registers ------------------------------------------- */
 /* nb >= 1 blocks; iv (cbc) is the chaining value in and out. */
 BC_X86_INLINE BC_X86_AVX512 void zdec(const uint8_t (*rk)[16], const unsigned nr, const int enc, const int cbc,
                                       uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t nb)
@@ -91,11 +101,11 @@ BC_X86_INLINE BC_X86_AVX512 void zdec(const uint8_t (*rk)[16], const unsigned nr
 	__m128i prev = cbc ? _mm_loadu_si128((const __m128i *)(void *)iv) : _mm_setzero_si128();
 
 	for (; nb >= Z_BLOCKS; nb -= Z_BLOCKS, src += 16 * Z_BLOCKS, dst += 16 * Z_BLOCKS)
-		zdec_batch(rk, nr, enc, cbc, &prev, src, dst, Z_REGS, 0, Z_BLOCKS);
+		z_batch(rk, nr, enc, cbc ? Z_CBC : Z_ECB, &prev, NULL, src, dst, Z_REGS, 0, Z_BLOCKS);
 	if (nb > Z_BLOCKS / 2)
-		zdec_batch(rk, nr, enc, cbc, &prev, src, dst, Z_REGS, 1, nb);
+		z_batch(rk, nr, enc, cbc ? Z_CBC : Z_ECB, &prev, NULL, src, dst, Z_REGS, 1, nb);
 	else if (nb)
-		zdec_batch(rk, nr, enc, cbc, &prev, src, dst, Z_REGS / 2, 1, nb);
+		z_batch(rk, nr, enc, cbc ? Z_CBC : Z_ECB, &prev, NULL, src, dst, Z_REGS / 2, 1, nb);
 	if (cbc)
 		_mm_storeu_si128((__m128i *)(void *)iv, prev);
 }
@@ -257,8 +267,6 @@ static BC_X86_AVX512 void zctr_crypt(const void *ctx, uint8_t *iv, const uint8_t
  * stealing and messages of under XTS512_MIN blocks go to the ymm driver's code
  * (bc_aes_vaes_xts_from, bc_aes_vaes_xts_crypt).
  */
-#define XTS512_REGS Z_REGS
-#define XTS512_BLOCKS Z_BLOCKS
 /* Stealing runs first, its two dependent AES latencies under the batches,
  * when its tweak is at most this many blocks away (x^56 per step); else
  * last, with the tweak the batches leave. */
@@ -290,49 +298,6 @@ BC_X86_INLINE BC_X86_AVX512 __m128i xts512_tweak_at(__m128i t, size_t j)
 	return _mm512_castsi512_si128(xts512_mul_xk(v, _mm512_set1_epi64((long long)j)));
 }
 
-/* One batch: registers 0..regs-1 of four blocks with tweaks tw; with
- * masked, only the first `blocks` blocks are read and written. */
-BC_X86_INLINE BC_X86_AVX512 void xts512_batch(const uint8_t (*rk)[16], const unsigned nr, const int enc,
-                                              const __m512i *tw, const uint8_t *src, uint8_t *dst,
-                                              const unsigned regs, const int masked, size_t blocks)
-{
-	__m512i x[XTS512_REGS], key;
-	__mmask8 m[XTS512_REGS];
-	unsigned i, r;
-
-	/* which 64-bit halves of each register hold blocks (blocks is public) */
-	_Pragma("GCC unroll 8")
-	for (i = 0; i < regs; i++)
-		m[i] = !masked || blocks >= 4 * (i + 1) ? 0xff
-		       : blocks > 4 * i ? (__mmask8)((1u << (2 * (blocks - 4 * i))) - 1) : 0;
-	/* keys read from the context in each batch, never held past it (no
-	 * spilled copies on the stack) */
-	BC_X86_OPAQUE(rk);
-	key = z_rk(rk, 0);
-	_Pragma("GCC unroll 8")
-	for (i = 0; i < regs; i++)
-		x[i] = _mm512_ternarylogic_epi64(masked ? _mm512_maskz_loadu_epi64(m[i], src + 64 * i)
-		                                        : _mm512_loadu_si512(src + 64 * i), tw[i], key, 0x96);
-	_Pragma("GCC unroll 14")
-	for (r = 1; r < nr; r++) {
-		key = z_rk(rk, r);
-		_Pragma("GCC unroll 8")
-		for (i = 0; i < regs; i++)
-			x[i] = enc ? _mm512_aesenc_epi128(x[i], key) : _mm512_aesdec_epi128(x[i], key);
-	}
-	key = z_rk(rk, nr);
-	_Pragma("GCC unroll 8")
-	for (i = 0; i < regs; i++) {
-		__m512i kl = _mm512_xor_si512(tw[i], key);
-
-		x[i] = enc ? _mm512_aesenclast_epi128(x[i], kl) : _mm512_aesdeclast_epi128(x[i], kl);
-		if (masked)
-			_mm512_mask_storeu_epi64(dst + 64 * i, m[i], x[i]);
-		else
-			_mm512_storeu_si512(dst + 64 * i, x[i]);
-	}
-}
-
 /* Blocks 0..n-1 (n >= 1) from src to dst, block 0's tweak t: whole
  * batches, then what is left in one masked batch of four or eight
  * registers. Returns the tweak of block n. rk: the encryption or the
@@ -340,27 +305,27 @@ BC_X86_INLINE BC_X86_AVX512 void xts512_batch(const uint8_t (*rk)[16], const uns
 BC_X86_INLINE BC_X86_AVX512 __m128i xts512_blocks(const uint8_t (*rk)[16], const unsigned nr, const int enc,
                                                   __m128i t, const uint8_t *src, uint8_t *dst, size_t n)
 {
-	__m512i tw[XTS512_REGS];
+	__m512i tw[Z_REGS];
 	size_t left;
 	unsigned i;
 
 	/* lanes T, T x, T x^2, T x^3, then each register four blocks on */
 	tw[0] = xts512_mul_xk(_mm512_broadcast_i32x4(t), _mm512_set_epi64(3, 3, 2, 2, 1, 1, 0, 0));
 	_Pragma("GCC unroll 8")
-	for (i = 1; i < XTS512_REGS; i++)
+	for (i = 1; i < Z_REGS; i++)
 		tw[i] = xts512_mul_xk(tw[0], _mm512_set1_epi64(4 * i));
-	for (left = n; left >= XTS512_BLOCKS; left -= XTS512_BLOCKS) {
-		xts512_batch(rk, nr, enc, tw, src, dst, XTS512_REGS, 0, XTS512_BLOCKS);
+	for (left = n; left >= Z_BLOCKS; left -= Z_BLOCKS) {
+		z_batch(rk, nr, enc, Z_XTS, NULL, tw, src, dst, Z_REGS, 0, Z_BLOCKS);
 		_Pragma("GCC unroll 8")
-		for (i = 0; i < XTS512_REGS; i++)
-			tw[i] = xts512_mul_xk(tw[i], _mm512_set1_epi64(XTS512_BLOCKS));
-		src += 16 * XTS512_BLOCKS;
-		dst += 16 * XTS512_BLOCKS;
+		for (i = 0; i < Z_REGS; i++)
+			tw[i] = xts512_mul_xk(tw[i], _mm512_set1_epi64(Z_BLOCKS));
+		src += 16 * Z_BLOCKS;
+		dst += 16 * Z_BLOCKS;
 	}
-	if (left > XTS512_BLOCKS / 2)
-		xts512_batch(rk, nr, enc, tw, src, dst, XTS512_REGS, 1, left);
+	if (left > Z_BLOCKS / 2)
+		z_batch(rk, nr, enc, Z_XTS, NULL, tw, src, dst, Z_REGS, 1, left);
 	else if (left)
-		xts512_batch(rk, nr, enc, tw, src, dst, XTS512_REGS / 2, 1, left);
+		z_batch(rk, nr, enc, Z_XTS, NULL, tw, src, dst, Z_REGS / 2, 1, left);
 	return xts512_tweak_at(_mm512_castsi512_si128(tw[0]), left);
 }
 
