@@ -138,6 +138,7 @@ BC_X86_INLINE BC_X86_AES void aesni_ctr_blocks(const struct bc_aes_x86_ek *k, ui
 			bc_aes_x86_store(buf, x[i]);
 			bc_xor(dst + 16 * i, src + 16 * i, buf, len - 16 * i);
 			bc_wipe(buf, sizeof(buf));
+			break;   /* the partial block is the last: no keystream kept live across the call */
 		}
 	}
 }

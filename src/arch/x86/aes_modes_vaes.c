@@ -402,8 +402,11 @@ BC_X86_INLINE BC_X86_VAES_VPCLMUL void vaes_xts_group(const uint8_t (*rk)[16], c
                                                       __m256i s, const uint8_t *src, uint8_t *dst, const unsigned n)
 {
 	const __m256i poly = bc_x86_xts_poly256();
-	__m256i x[6], tw[6], key = bc_aes_x86_rk256(rk, 0);
+	__m256i x[6], tw[6], key;
 	unsigned i, r;
+
+	BC_X86_OPAQUE(rk);   /* keys from the context at each use: no spilled copies */
+	key = bc_aes_x86_rk256(rk, 0);
 
 	_Pragma("GCC unroll 6")
 	for (i = 0; i < n; i++) {
@@ -634,21 +637,21 @@ static void vaes_xts_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, u
 /* ---- driver tables ----------------------------------------------------------------------- */
 
 const struct bc_skcipher_alg bc_ecb_aes_vaes_avx2 = {
-	.name = "ecb(aes)", .driver = "ecb-aes-vaes-avx2", .priority = 500, .cpu = BC_CPU_VAES | BC_CPU_AVX2,
+	.name = "ecb(aes)", .driver = "ecb-aes-vaes-avx2", .priority = 500, .cpu = BC_CPU_VAES | BC_CPU_AVX2 | BC_CPU_AESNI,
 	.min_keysize = 16, .max_keysize = 32, .ivsize = 0, .blocksize = 16, .min_len = 0, .len_align = 16,
 	.ctxsize = sizeof(struct bc_aes_x86_key), .setkey = bc_aes_x86_setkey,
 	.encrypt = vaes_ecb_encrypt, .decrypt = vaes_ecb_decrypt,
 };
 
 const struct bc_skcipher_alg bc_cbc_aes_vaes_avx2 = {
-	.name = "cbc(aes)", .driver = "cbc-aes-vaes-avx2", .priority = 500, .cpu = BC_CPU_VAES | BC_CPU_AVX2,
+	.name = "cbc(aes)", .driver = "cbc-aes-vaes-avx2", .priority = 500, .cpu = BC_CPU_VAES | BC_CPU_AVX2 | BC_CPU_AESNI,
 	.min_keysize = 16, .max_keysize = 32, .ivsize = 16, .blocksize = 16, .min_len = 0, .len_align = 16,
 	.ctxsize = sizeof(struct bc_aes_x86_key), .setkey = bc_aes_x86_setkey,
 	.encrypt = vaes_cbc_encrypt, .decrypt = vaes_cbc_decrypt,
 };
 
 const struct bc_skcipher_alg bc_ctr_aes_vaes_avx2 = {
-	.name = "ctr(aes)", .driver = "ctr-aes-vaes-avx2", .priority = 500, .cpu = BC_CPU_VAES | BC_CPU_AVX2,
+	.name = "ctr(aes)", .driver = "ctr-aes-vaes-avx2", .priority = 500, .cpu = BC_CPU_VAES | BC_CPU_AVX2 | BC_CPU_AESNI,
 	.min_keysize = 16, .max_keysize = 32, .ivsize = 16, .blocksize = 1, .min_len = 0, .len_align = 1,
 	.ctxsize = sizeof(struct bc_aes_x86_ek), .setkey = bc_aes_x86_ctr_setkey,
 	.encrypt = vaes_ctr_crypt, .decrypt = vaes_ctr_crypt,
@@ -656,7 +659,7 @@ const struct bc_skcipher_alg bc_ctr_aes_vaes_avx2 = {
 
 const struct bc_skcipher_alg bc_xts_aes_vaes_avx2 = {
 	.name = "xts(aes)", .driver = "xts-aes-vaes-avx2", .priority = 500,
-	.cpu = BC_CPU_VAES | BC_CPU_AVX2 | BC_CPU_VPCLMUL,
+	.cpu = BC_CPU_VAES | BC_CPU_AVX2 | BC_CPU_VPCLMUL | BC_CPU_AESNI,
 	.min_keysize = 32, .max_keysize = 64, .ivsize = 16, .blocksize = 16, .min_len = 16, .len_align = 1,
 	.ctxsize = sizeof(struct bc_aes_x86_xts_ctx), .setkey = bc_aes_x86_xts_setkey,
 	.encrypt = vaes_xts_encrypt, .decrypt = vaes_xts_decrypt,

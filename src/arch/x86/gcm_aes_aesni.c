@@ -80,9 +80,12 @@ static BC_X86_GCM_AES __m128i gcm_aesni_crypt(const struct bc_gcm_aes_x86_ctx *c
 		 * first has no predecessor, the last (pend) is hashed at the end. */
 		__m128i x[8];
 
+		/* unrolled, so the keystream stays in registers (no stack copy) */
+		_Pragma("GCC unroll 8")
 		for (int i = 0; i < 8; i++)
 			x[i] = bc_gcm_x86_ctr(ctr, i);
 		bc_aes_x86_enc_n(&c->aes, x, 8);
+		_Pragma("GCC unroll 8")
 		for (int i = 0; i < 8; i++)
 			bc_aes_x86_store(dst + 16 * i, _mm_xor_si128(x[i], bc_aes_x86_load(src + 16 * i)));
 		for (pend = dst, ctr = _mm_add_epi32(ctr, eight), src += 128, dst += 128, len -= 128; len >= 128;

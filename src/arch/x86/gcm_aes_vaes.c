@@ -11,7 +11,7 @@
  * lands on that byte and carries nowhere, so one byte swap serves all the
  * registers instead of one each. Otherwise the integer lanes are stepped
  * (inc32's wrap included) and swapped one by one. */
-BC_X86_INLINE BC_X86_GCM_VAES void gcm_vaes_ctrs(__m256i *x, __m256i ctr2, unsigned m, int bytewise)
+BC_X86_INLINE BC_X86_VAES_VPCLMUL void gcm_vaes_ctrs(__m256i *x, __m256i ctr2, unsigned m, int bytewise)
 {
 	const __m256i bswap = bc_x86_bswap256_mask();
 
@@ -31,14 +31,14 @@ BC_X86_INLINE BC_X86_GCM_VAES void gcm_vaes_ctrs(__m256i *x, __m256i ctr2, unsig
 
 /* Whether gcm_vaes_ctrs may step a whole group from ctr2 bytewise (asked
  * only of a public counter: see bc_gcm_x86_state). */
-BC_X86_INLINE BC_X86_GCM_VAES int gcm_vaes_bytewise(__m256i ctr2)
+BC_X86_INLINE BC_X86_VAES_VPCLMUL int gcm_vaes_bytewise(__m256i ctr2)
 {
 	return (_mm256_cvtsi256_si32(ctr2) & 0xff) <= 0xff - 15;
 }
 
 /* A group's eight registers of counter blocks, whitened; pub: the counter
  * is public, so the bytewise stepping may be chosen from its value. */
-BC_X86_INLINE BC_X86_GCM_VAES void gcm_vaes_open(const struct bc_gcm_aes_x86_ctx *c, __m256i *x, __m256i ctr2, int pub)
+BC_X86_INLINE BC_X86_VAES_VPCLMUL void gcm_vaes_open(const struct bc_gcm_aes_x86_ctx *c, __m256i *x, __m256i ctr2, int pub)
 {
 	__m256i key = bc_aes_x86_rk256(c->aes.rk, 0);
 
@@ -50,7 +50,7 @@ BC_X86_INLINE BC_X86_GCM_VAES void gcm_vaes_open(const struct bc_gcm_aes_x86_ctx
 
 /* A group's last round and output: AESENCLAST(x, K_Nr ^ P) is the
  * ciphertext, so the data XOR stays off the end of the AES chain. */
-BC_X86_INLINE BC_X86_GCM_VAES void gcm_vaes_close(const struct bc_gcm_aes_x86_ctx *c, const unsigned nr, __m256i *x,
+BC_X86_INLINE BC_X86_VAES_VPCLMUL void gcm_vaes_close(const struct bc_gcm_aes_x86_ctx *c, const unsigned nr, __m256i *x,
                                                   const uint8_t *src, uint8_t *dst)
 {
 	__m256i key = bc_aes_x86_rk256(c->aes.rk, nr);
@@ -119,7 +119,7 @@ BC_X86_INLINE BC_X86_GCM_VAES void gcm_vaes_close(const struct bc_gcm_aes_x86_ct
  * gsrc is read before dst is written, so decrypting in place is fine.
  * ctr2: the group's first two counter blocks, reflected, one per lane.
  * nr (10, 12, 14) a constant. */
-BC_X86_INLINE BC_X86_GCM_VAES __m128i gcm_vaes_group(const struct bc_gcm_aes_x86_ctx *c, __m128i acc, __m256i ctr2,
+BC_X86_INLINE BC_X86_VAES_VPCLMUL __m128i gcm_vaes_group(const struct bc_gcm_aes_x86_ctx *c, __m128i acc, __m256i ctr2,
                                                      const uint8_t *src, uint8_t *dst, const uint8_t *gsrc,
                                                      const unsigned nr, int pub)
 {
@@ -144,7 +144,7 @@ BC_X86_INLINE BC_X86_GCM_VAES __m128i gcm_vaes_group(const struct bc_gcm_aes_x86
 /* The tail's counter blocks and J0 through AES together: m (1..8)
  * registers of two blocks beside J0, so their latencies overlap. Returns
  * E_K(J0). With m a constant (one call per value) x stays in registers. */
-BC_X86_INLINE BC_X86_GCM_VAES __m128i gcm_vaes_ks(const struct bc_gcm_aes_x86_ctx *c, __m256i ctr2, __m128i j0,
+BC_X86_INLINE BC_X86_VAES_VPCLMUL __m128i gcm_vaes_ks(const struct bc_gcm_aes_x86_ctx *c, __m256i ctr2, __m128i j0,
                                                   __m256i *x, unsigned m)
 {
 	const uint8_t (*rk)[16] = c->aes.rk;
@@ -170,7 +170,7 @@ BC_X86_INLINE BC_X86_GCM_VAES __m128i gcm_vaes_ks(const struct bc_gcm_aes_x86_ct
 /* The last 0..255 bytes, with E_K(J0) (returned) computed beside them. A
  * partial block goes through a stack buffer, so nothing past src + len or
  * dst + len is touched. */
-BC_X86_INLINE BC_X86_GCM_VAES __m128i gcm_vaes_tail(const struct bc_gcm_aes_x86_ctx *c, __m256i ctr2, __m128i j0,
+BC_X86_INLINE BC_X86_VAES_VPCLMUL __m128i gcm_vaes_tail(const struct bc_gcm_aes_x86_ctx *c, __m256i ctr2, __m128i j0,
                                                     const uint8_t *src, uint8_t *dst, size_t len)
 {
 	unsigned full = (unsigned)len / 16, part = (unsigned)len % 16, m = (full + (part != 0) + 1) / 2, i;
@@ -191,21 +191,22 @@ BC_X86_INLINE BC_X86_GCM_VAES __m128i gcm_vaes_tail(const struct bc_gcm_aes_x86_
 	}
 	for (i = 0; i + 2 <= full; i += 2)
 		bc_aes_x86_store256(dst + 16 * i, _mm256_xor_si256(x[i / 2], bc_aes_x86_load256(src + 16 * i)));
-	if (i == full && !part)
-		return ej0;
-	k = _mm256_castsi256_si128(x[i / 2]);
-	if (i < full) {
-		bc_aes_x86_store(dst + 16 * i, _mm_xor_si128(k, bc_aes_x86_load(src + 16 * i)));
-		k = _mm256_extracti128_si256(x[i / 2], 1);
-	}
-	if (part) {
-		uint8_t b[16];
+	if (i < full || part) {
+		k = _mm256_castsi256_si128(x[i / 2]);
+		if (i < full) {
+			bc_aes_x86_store(dst + 16 * i, _mm_xor_si128(k, bc_aes_x86_load(src + 16 * i)));
+			k = _mm256_extracti128_si256(x[i / 2], 1);
+		}
+		if (part) {
+			uint8_t b[16];
 
-		memcpy(b, src + 16 * full, part);
-		bc_aes_x86_store(b, _mm_xor_si128(k, bc_aes_x86_load(b)));
-		memcpy(dst + 16 * full, b, part);
-		bc_wipe(b, sizeof(b));
+			memcpy(b, src + 16 * full, part);
+			bc_aes_x86_store(b, _mm_xor_si128(k, bc_aes_x86_load(b)));
+			memcpy(dst + 16 * full, b, part);
+			bc_wipe(b, sizeof(b));
+		}
 	}
+	bc_wipe(x, sizeof(x));   /* indexed at run time, so in memory: keystream */
 	return ej0;
 }
 
@@ -213,7 +214,7 @@ BC_X86_INLINE BC_X86_GCM_VAES __m128i gcm_vaes_tail(const struct bc_gcm_aes_x86_
  * key's round count as a constant. When encrypting, each group is hashed
  * during the next one's rounds; the first has no predecessor, and the
  * last is left in *pend for the caller to hash beside the tail's rounds. */
-BC_X86_INLINE BC_X86_GCM_VAES __m128i gcm_vaes_groups(const struct bc_gcm_aes_x86_ctx *c, __m128i acc, __m256i *ctr2,
+BC_X86_INLINE BC_X86_VAES_VPCLMUL __m128i gcm_vaes_groups(const struct bc_gcm_aes_x86_ctx *c, __m128i acc, __m256i *ctr2,
                                                       const uint8_t *src, uint8_t *dst, size_t groups, int enc,
                                                       const uint8_t **pend, const unsigned nr, int pub)
 {
@@ -236,7 +237,7 @@ BC_X86_INLINE BC_X86_GCM_VAES __m128i gcm_vaes_groups(const struct bc_gcm_aes_x8
 	return acc;
 }
 
-static BC_X86_GCM_VAES __m128i gcm_vaes_bulk(const struct bc_gcm_aes_x86_ctx *c, __m128i acc, __m256i *ctr2,
+static BC_X86_VAES_VPCLMUL __m128i gcm_vaes_bulk(const struct bc_gcm_aes_x86_ctx *c, __m128i acc, __m256i *ctr2,
                                              const uint8_t *src, uint8_t *dst, size_t groups, int enc,
                                              const uint8_t **pend, int pub)
 {
@@ -251,7 +252,7 @@ static BC_X86_GCM_VAES __m128i gcm_vaes_bulk(const struct bc_gcm_aes_x86_ctx *c,
  * E_K(J0) in *ej0. The ciphertext tail is hashed from src before dst is
  * written when decrypting (in place it would be gone), from dst after
  * when encrypting. */
-static BC_X86_GCM_VAES __m128i gcm_vaes_crypt(const struct bc_gcm_aes_x86_ctx *c, const struct bc_gcm_x86_state *st,
+static BC_X86_VAES_VPCLMUL __m128i gcm_vaes_crypt(const struct bc_gcm_aes_x86_ctx *c, const struct bc_gcm_x86_state *st,
                                               const uint8_t *src, uint8_t *dst, size_t len, size_t adlen, int enc,
                                               __m128i *ej0)
 {
@@ -279,14 +280,14 @@ static BC_X86_GCM_VAES __m128i gcm_vaes_crypt(const struct bc_gcm_aes_x86_ctx *c
 	return acc;
 }
 
-static BC_X86_GCM_VAES void gcm_vaes_encrypt(const void *ctx, const uint8_t *iv, size_t ivlen, const uint8_t *ad,
+static BC_X86_VAES_VPCLMUL void gcm_vaes_encrypt(const void *ctx, const uint8_t *iv, size_t ivlen, const uint8_t *ad,
                                              size_t adlen, const uint8_t *src, uint8_t *dst, size_t len,
                                              uint8_t *tag, size_t taglen)
 {
 	bc_gcm_aes_x86_encrypt(gcm_vaes_crypt, ctx, iv, ivlen, ad, adlen, src, dst, len, tag, taglen);
 }
 
-static BC_X86_GCM_VAES int gcm_vaes_decrypt(const void *ctx, const uint8_t *iv, size_t ivlen, const uint8_t *ad,
+static BC_X86_VAES_VPCLMUL int gcm_vaes_decrypt(const void *ctx, const uint8_t *iv, size_t ivlen, const uint8_t *ad,
                                             size_t adlen, const uint8_t *src, uint8_t *dst, size_t len,
                                             const uint8_t *tag, size_t taglen)
 {

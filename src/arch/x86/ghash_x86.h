@@ -28,9 +28,8 @@
  * precomputed lo^hi of each key power.
  */
 
-/* The 128-bit GHASH set and the 256-bit one; the GCM drivers add AES. */
+/* The 128-bit GHASH set (the 256-bit one is x86_util.h's BC_X86_VPCLMUL); the GCM drivers add AES. */
 #define BC_X86_PCLMUL  __attribute__((target("pclmul,sse4.1,ssse3")))
-#define BC_X86_VPCLMUL __attribute__((target("vpclmulqdq,pclmul,avx2")))
 
 #define BC_GHASH_X86_POWERS 16
 
@@ -425,7 +424,6 @@ BC_X86_INLINE BC_X86_PCLMUL void bc_ghash_x86_desc_tail(struct bc_ghash_x86_desc
 
 /* ---- fused gcm(aes) (gcm_aes_aesni.c, gcm_aes_vaes.c) ------------------------ */
 #define BC_X86_GCM_AES  __attribute__((target("aes,pclmul,sse4.1,ssse3")))
-#define BC_X86_GCM_VAES __attribute__((target("vaes,vpclmulqdq,aes,pclmul,avx2")))
 
 struct bc_gcm_aes_x86_ctx {
 	struct bc_aes_x86_ek aes;
@@ -499,6 +497,7 @@ BC_X86_INLINE BC_X86_GCM_AES void bc_gcm_aes_x86_encrypt(bc_gcm_aes_x86_crypt_fn
 
 	bc_gcm_x86_start(&c->gh, &st, iv, ivlen, ad, adlen);
 	s = crypt(c, &st, src, dst, len, adlen, 1, &ej0);
+	bc_wipe(&st, sizeof(st));   /* J0 and the AAD's hash */
 	bc_gcm_x86_tag(s, ej0, tag, taglen);
 }
 
@@ -513,6 +512,7 @@ BC_X86_INLINE BC_X86_GCM_AES int bc_gcm_aes_x86_decrypt(bc_gcm_aes_x86_crypt_fn 
 
 	bc_gcm_x86_start(&c->gh, &st, iv, ivlen, ad, adlen);
 	s = crypt(c, &st, src, dst, len, adlen, 0, &ej0);
+	bc_wipe(&st, sizeof(st));   /* J0 and the AAD's hash */
 	return bc_gcm_x86_verify(s, ej0, tag, taglen, dst, len);
 }
 
@@ -546,6 +546,7 @@ BC_X86_INLINE BC_X86_GCM_AES __m128i bc_gcm_aes_x86_tail(const struct bc_gcm_aes
 		memcpy(dst + 16 * full, b, part);
 		bc_wipe(b, sizeof(b));
 	}
+	bc_wipe(x, sizeof(x));   /* indexed at run time, so in memory: keystream */
 	return ej0;
 }
 
