@@ -37,7 +37,7 @@ __attribute__((target(SM4X_TARGET))) static uint32_t round_gfni(uint32_t x0, uin
 	uint32_t out[8];
 	__m256i y = _mm256_xor_si256(sm4x_m(_mm256_set1_epi32((int)a)), _mm256_set1_epi8((char)pre_lo[0]));
 
-	_mm256_storeu_si256((__m256i *)out, sm4x_mi(sm4x_round_m(sm4x_m(_mm256_set1_epi32((int)x0)), y, 0)));
+	_mm256_storeu_si256((__m256i *)out, sm4x_mi(sm4x_round1(sm4x_m(_mm256_set1_epi32((int)x0)), y)));
 	for (int i = 1; i < 8; i++)
 		CHECK(out[i] == out[0], "lane %d differs", i);
 	return out[0];

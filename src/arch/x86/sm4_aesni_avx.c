@@ -52,12 +52,9 @@ static void sm4x_expand(struct bc_sm4_x86_key *k, const uint8_t key[16])
 		t = x[(i + 1) & 3] ^ x[(i + 2) & 3] ^ x[(i + 3) & 3] ^ ck;
 		t = (uint32_t)_mm_cvtsi128_si32(sm4x_sbox(_mm_set1_epi32((int)t)));
 		x[i & 3] ^= t ^ sm4x_rotl(t, 13) ^ sm4x_rotl(t, 23);
-		k->enc[i] = x[i & 3];
-		k->dec[31 - i] = x[i & 3];
-	}
-	for (unsigned i = 0; i < 32; i++) {
+		/* rk_i = x[i & 3], stored through pre() */
 		t = (uint32_t)_mm_cvtsi128_si32(sm4x_nib(SM4V_C(SM4X_PRE_LO), SM4V_C(SM4X_PRE_HI),
-		                                         _mm_set1_epi32((int)k->enc[i])));
+		                                         _mm_set1_epi32((int)x[i & 3])));
 		k->enc_pre[i] = t;
 		k->dec_pre[31 - i] = t;
 	}

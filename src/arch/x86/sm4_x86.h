@@ -109,11 +109,9 @@
 /* Byte swap of each 32-bit word: SM4 words are big-endian. */
 #define SM4X_BSWAP32 3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12
 
-/* Round keys as 32-bit integers; decryption uses them in reverse order.
- * The one-block path wants each through pre() (see sm4_aesni_avx.c). */
+/* Round keys as 32-bit integers through pre() (the rounds work in the M
+ * domain, see above); decryption uses them in reverse order. */
 struct bc_sm4_x86_key {
-	uint32_t enc[32];
-	uint32_t dec[32];
 	uint32_t enc_pre[32];
 	uint32_t dec_pre[32];
 };
@@ -193,7 +191,6 @@ typedef __m128i sm4v;
 #define SM4V_XOR _mm_xor_si128
 #define SM4V_AND _mm_and_si128
 #define SM4V_SHUF _mm_shuffle_epi8
-#define SM4V_SLL32 _mm_slli_epi32
 #define SM4V_SRL32 _mm_srli_epi32
 #define SM4V_SET1 _mm_set1_epi32
 #define SM4V_ADD32 _mm_add_epi32
@@ -216,9 +213,6 @@ typedef __m128i sm4v;
 #define SM4V_SHUF32 _mm_shuffle_epi32
 #define SM4V_BCAST128(v) (v)
 #define SM4V_LO128(v) (v)
-#define SM4V_SET64 _mm_set1_epi64x
-#define SM4V_GFA _mm_gf2p8affine_epi64_epi8
-#define SM4V_GFINV _mm_gf2p8affineinv_epi64_epi8
 #else
 typedef __m256i sm4v;
 #define SM4X_NB 8
@@ -226,7 +220,6 @@ typedef __m256i sm4v;
 #define SM4V_XOR _mm256_xor_si256
 #define SM4V_AND _mm256_and_si256
 #define SM4V_SHUF _mm256_shuffle_epi8
-#define SM4V_SLL32 _mm256_slli_epi32
 #define SM4V_SRL32 _mm256_srli_epi32
 #define SM4V_SET1 _mm256_set1_epi32
 #define SM4V_ADD32 _mm256_add_epi32
@@ -276,9 +269,8 @@ SM4X_FN __m256i sm4x_aeslast2(__m256i x, __m256i k)
  * cycles of latency but only 6 to 7 of throughput (the shuffles and shifts
  * share two pipes), so many independent chains keep those pipes busy. */
 #define SM4X_G 8
-#define SM4X_CHUNK (SM4X_G * SM4X_NB)
 #define SM4X_BPR (SM4X_NB / 4)    /* blocks per register of blocks */
-#define SM4X_PASS (16 * SM4X_CHUNK)   /* bytes per pass, at most */
+#define SM4X_PASS (16 * SM4X_G * SM4X_NB)   /* bytes per pass, at most */
 
 /* Keeps the compiler from re-associating XORs across v: the order written is
  * the one that keeps the round's chain short. */
@@ -291,18 +283,18 @@ SM4X_FN __m256i sm4x_aeslast2(__m256i x, __m256i k)
 #if SM4X_BITS != 256
 #error "the GFNI round is written for 256-bit registers"
 #endif
-/* M x_new from M x0 and y = pre(x1 ^ x2 ^ x3 ^ rk): three GF2P8AFFINEINVQB
- * side by side, then the byte rotations (see the top of this file). M x0
- * meets V0 while the rotations run, so the tree after them is two XORs
- * deep (the compiler would otherwise re-associate it into a longer chain). */
-SM4X_FN sm4v sm4x_round_m(sm4v mx0, sm4v y, const int chain)
+/* M x_new from M x0 and y = pre(x1 ^ x2 ^ x3 ^ rk), the one-block round
+ * (the passes use sm4x_round_gf below): three GF2P8AFFINEINVQB side by
+ * side, then the byte rotations (see the top of this file). M x0 meets V0
+ * while the rotations run, so the tree after them is two XORs deep (the
+ * compiler would otherwise re-associate it into a longer chain). */
+SM4X_FN sm4v sm4x_round1(sm4v mx0, sm4v y)
 {
 	sm4v v0 = SM4V_GFINV(y, SM4V_SET64(SM4X_GF_V0), SM4X_GF_V0C);
 	sm4v v1 = SM4V_GFINV(y, SM4V_SET64(SM4X_GF_V1), SM4X_GF_V1C);
 	sm4v v3 = SM4V_GFINV(y, SM4V_SET64(SM4X_GF_V3), SM4X_GF_V3C);
 	sm4v e = SM4V_XOR(mx0, v0), f = SM4V_XOR(SM4V_SHUF(v1, SM4V_C(SM4X_R16)), SM4V_SHUF(v3, SM4V_C(SM4X_R24)));
 
-	(void)chain;   /* no ShiftRows, so nothing to reorder for a lone chain */
 	SM4X_KEEP(e);
 	e = SM4V_XOR(e, SM4V_SHUF(v1, SM4V_C(SM4X_R8)));
 	SM4X_KEEP(e);
@@ -612,12 +604,7 @@ static inline size_t sm4x_pass_len(size_t left)
  * round's output (d) joins M x0 beside the chain (c), so the round's result
  * is the next y at once. */
 
-#if SM4X_GFNI
-SM4X_FN sm4v sm4x_round1(sm4v c, sm4v y)
-{
-	return sm4x_round_m(c, y, 1);
-}
-#elif SM4X_BITS == 128
+#if !SM4X_GFNI && SM4X_BITS == 128
 /* The lookups run side by side (V3 through rotated nibble indices); the
  * permutations are plain rotations, the AESENCLAST output being in order. */
 SM4X_FN sm4v sm4x_round1(sm4v c, sm4v y)
@@ -727,20 +714,25 @@ SM4X_API void sm4x_ecb(const struct bc_sm4_x86_key *k, int dec, uint8_t *dst, co
 	sm4v b[SM4X_G][4];
 	uint8_t pad[16 * SM4X_NB];
 	size_t len = 16 * nblocks;
+	unsigned used = 0;           /* groups of b written */
 
 	if (nblocks == 1) {
-		sm4x_crypt1(dec ? k->dec_pre : k->enc_pre, dst, src);
+		sm4x_crypt1(kpre, dst, src);
 		return;
 	}
 	for (; len; ) {
 		size_t m = sm4x_pass_len(len);
+		unsigned ng = sm4x_load(b, src, m, pad);
 
-		sm4x_crypt_ng(kpre, b, sm4x_load(b, src, m, pad));
+		used = ng > used ? ng : used;
+		sm4x_crypt_ng(kpre, b, ng);
 		sm4x_store(dst, b, m, pad);
 		src += m;
 		dst += m;
 		len -= m;
 	}
+	/* b's padding slots hold E(0) or D(0): key-derived */
+	bc_wipe(b, used * sizeof(b[0]));
 	if (nblocks % SM4X_NB)
 		bc_wipe(pad, sizeof(pad));
 }
@@ -777,11 +769,14 @@ SM4X_API void sm4x_cbc_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src,
 	__m128i prev = _mm_loadu_si128((const __m128i *)(void *)iv);
 	sm4v b[SM4X_G][4], p[SM4X_G][4];
 	uint8_t pad[16 * SM4X_NB];
+	unsigned used = 0;           /* groups of b written */
 
 	for (size_t left = len; left; ) {
 		size_t m = sm4x_pass_len(left);
 		unsigned ng = sm4x_load(b, src, m, pad);
 		__m128i last = _mm_loadu_si128((const __m128i *)(const void *)(src + m - 16));
+
+		used = ng > used ? ng : used;
 
 		for (unsigned i = 0; i < 4 * ng; i++) {
 #if SM4X_BITS == 128
@@ -801,15 +796,16 @@ SM4X_API void sm4x_cbc_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src,
 		left -= m;
 	}
 	_mm_storeu_si128((__m128i *)(void *)iv, prev);
+	bc_wipe(b, used * sizeof(b[0]));   /* plaintext, and D(0) ^ c in padding slots */
 	if ((len / 16) % SM4X_NB)
 		bc_wipe(pad, sizeof(pad));
 }
 
 /* ---- CTR: the whole block is a 128-bit big-endian counter ----------------------------
  * Counter blocks (w0:w1:w2:w3) + 0 .. 4*ng*BPR-1 straight into registers of
- * words: a lane add on word 3 and the carries rippled up with compares,
- * without a branch: inside gcm_base the counter derives from GHASH_H(IV), so
- * even its wrap-around must not steer the code. */
+ * words: a lane add on word 3 and the carries rippled up with compares.
+ * The counter is public here (gcm_base builds its own counter blocks when
+ * they derive from GHASH_H(IV)); the carries need no branch anyway. */
 SM4X_FN void sm4x_ctr_words(sm4v x[][4], uint64_t hi, uint64_t lo, unsigned ng)
 {
 	const sm4v top = SM4V_SET1(INT32_MIN), zero = SM4V_SET1(0);
@@ -851,6 +847,7 @@ SM4X_API void sm4x_ctr_crypt(const void *ctx, uint8_t *iv, const uint8_t *src, u
 	uint64_t hi, lo, n = 0;
 	sm4v x[SM4X_G][4];
 	uint8_t pad[16 * SM4X_NB];
+	unsigned used = 0;           /* groups of x written */
 
 	bc_x86_ctr_load(iv, &hi, &lo);
 	if (len && len <= 16) {
@@ -871,6 +868,7 @@ SM4X_API void sm4x_ctr_crypt(const void *ctx, uint8_t *iv, const uint8_t *src, u
 		size_t m = sm4x_pass_len(left);
 		unsigned ng = (unsigned)((m + 16 * SM4X_NB - 1) / (16 * SM4X_NB));
 
+		used = ng > used ? ng : used;
 		sm4x_ctr_words(x, hi + (lo + n < lo), lo + n, ng);
 		sm4x_rounds_ng(kpre, x, ng);
 		sm4x_from_words_ng(x, ng);
@@ -881,6 +879,8 @@ SM4X_API void sm4x_ctr_crypt(const void *ctx, uint8_t *iv, const uint8_t *src, u
 		left -= m;
 	}
 	bc_x86_ctr_store(iv, hi, lo, n);
+	/* keystream, in padding slots that of the counters the next call starts from */
+	bc_wipe(x, used * sizeof(x[0]));
 	if (len % (16 * SM4X_NB))
 		bc_wipe(pad, sizeof(pad));
 }
@@ -968,7 +968,6 @@ SM4X_FN void sm4x_xts(const struct bc_sm4_x86_xts_key *key, int enc, const uint8
 	__m128i t = sm4x_enc1(key->k2.enc_pre, _mm_loadu_si128((const __m128i *)(const void *)iv)), ta = t, tb = t;
 
 	if (whole == 16) {
-		ta = t;
 		tb = bc_x86_xts_mul_x(t, mask);
 		sm4x_xts_one(kpre, dst, src, r && !enc ? tb : ta);
 	}
@@ -1021,8 +1020,10 @@ SM4X_FN void sm4x_xts(const struct bc_sm4_x86_xts_key *key, int enc, const uint8
 		sm4x_xts_one(kpre, dst - 16, part, enc ? tb : ta);
 		bc_wipe(part, sizeof(part));
 	}
-	/* the tweaks come from E_K2(iv): key-derived, like xts-aes-vaes-avx2's buffer */
+	/* the tweaks come from E_K2(iv): key-derived, like xts-aes-vaes-avx2's
+	 * buffer; b (the same groups) holds E(T) ^ T in padding slots */
 	bc_wipe(tw, tng * sizeof(tw[0]));
+	bc_wipe(b, tng * sizeof(b[0]));
 	bc_wipe(pad, sizeof(pad));
 }
 
@@ -1119,6 +1120,7 @@ SM4X_FN __m128i sm4x_gcm(const struct bc_sm4_x86_gcm_key *key, int enc, const ui
 	const uint32_t *kpre = key->k.enc_pre;
 	struct bc_gcm_x86_state st;
 	sm4v x[SM4X_G][4];
+	unsigned used = 0;           /* groups of x written */
 	uint8_t pad[16 * SM4X_NB];
 	const uint8_t *pend = NULL;
 
@@ -1136,6 +1138,8 @@ SM4X_FN __m128i sm4x_gcm(const struct bc_sm4_x86_gcm_key *key, int enc, const ui
 		unsigned ng = (unsigned)((m + 16 * SM4X_NB - 1) / (16 * SM4X_NB));
 		const sm4v cv = SM4V_SET1((int)c);
 		const uint8_t *gct = NULL;
+
+		used = ng > used ? ng : used;
 
 		if (!enc && m == SM4X_PASS && m != left)
 			gct = src;
@@ -1171,6 +1175,7 @@ SM4X_FN __m128i sm4x_gcm(const struct bc_sm4_x86_gcm_key *key, int enc, const ui
 	}
 	if (!len)
 		acc = bc_gcm_x86_final(&key->gh, acc, src, 0, adlen, 0);
+	bc_wipe(x, used * sizeof(x[0]));   /* keystream */
 	bc_wipe(pad, sizeof(pad));
 	return acc;
 }
