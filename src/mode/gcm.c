@@ -136,6 +136,7 @@ static void gcm_tag(const struct gcm_ctx *t, const uint8_t j0[16], const uint8_t
 	t->cipher->encrypt(cipher_ctx(t), ek, j0, 1);
 	bc_xor(tag, s, ek, BC_BLOCK);
 	bc_wipe(desc, sizeof(desc));
+	bc_wipe(s, sizeof(s));
 	bc_wipe(ek, sizeof(ek));
 }
 
@@ -149,6 +150,8 @@ static void gcm_encrypt(const void *ctx, const uint8_t *iv, size_t ivlen, const 
 	gcm_ctr(t, j0, ivlen, src, dst, len);
 	gcm_tag(t, j0, ad, adlen, dst, len, full);
 	memcpy(tag, full, taglen);
+	bc_wipe(j0, sizeof(j0));     /* GHASH_H(IV) for IVs other than 96 bits */
+	bc_wipe(full, sizeof(full)); /* the untruncated tag */
 }
 
 /* The tag is checked before anything is decrypted, so a forgery never
@@ -158,15 +161,19 @@ static int gcm_decrypt(const void *ctx, const uint8_t *iv, size_t ivlen, const u
 {
 	const struct gcm_ctx *t = ctx;
 	uint8_t j0[BC_BLOCK], full[BC_BLOCK];
+	int err = 0;
 
 	gcm_j0(t, iv, ivlen, j0);
 	gcm_tag(t, j0, ad, adlen, src, len, full);
 	if (bc_memneq(full, tag, taglen)) {
 		memset(dst, 0, len);
-		return -EBADMSG;
+		err = -EBADMSG;
+	} else {
+		gcm_ctr(t, j0, ivlen, src, dst, len);
 	}
-	gcm_ctr(t, j0, ivlen, src, dst, len);
-	return 0;
+	bc_wipe(j0, sizeof(j0));
+	bc_wipe(full, sizeof(full)); /* on a forgery, the right tag for its ciphertext */
+	return err;
 }
 
 static void fill(struct bc_aead_alg *alg)

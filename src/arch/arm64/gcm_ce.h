@@ -93,9 +93,10 @@ BC_A64_INLINE void bc_gcm_ce_crypt(const void *ks, bc_a64_blk4_fn *f4, bc_a64_bl
 
 /* The aead entry points around it: the tag truncated, or checked in
  * constant time with dst zero-filled on a mismatch. */
-BC_A64_INLINE void bc_gcm_ce_finish_enc(const uint8_t full[16], uint8_t *tag, size_t taglen)
+BC_A64_INLINE void bc_gcm_ce_finish_enc(uint8_t full[16], uint8_t *tag, size_t taglen)
 {
 	memcpy(tag, full, taglen);
+	bc_wipe(full, 16);   /* a truncated tag's hidden part */
 }
 BC_A64_INLINE int bc_gcm_ce_finish_dec(uint8_t full[16], const uint8_t *tag, size_t taglen, uint8_t *dst, size_t len)
 {
