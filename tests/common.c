@@ -672,6 +672,19 @@ void ctr_add(uint8_t ctr[16], uint64_t v)
 	}
 }
 
+int starts(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+int untouched(const uint8_t *p, size_t n, uint8_t fill)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i] != fill)
+			return 0;
+	return 1;
+}
+
 /* ---- SM4 --------------------------------------------------------------------------- */
 /* The S-box from first principles: S(x) = A inv(A x + c) + c, with inv the
  * inverse in GF(2^8) modulo x^8+x^7+x^6+x^5+x^4+x^2+1, A the circulant bit

@@ -123,6 +123,10 @@ long json_long(const struct json *obj, const char *key, long dflt);
 size_t json_len(const struct json *arr);
 
 /* ---- small helpers -------------------------------------------------------------------- */
+/* Whether s begins with prefix (algorithm names: "cbc(", "xts(", ...). */
+int starts(const char *s, const char *prefix);
+/* Whether all n bytes at p still hold fill (an output a refused call must not touch). */
+int untouched(const uint8_t *p, size_t n, uint8_t fill);
 /* Big-endian add of v to a 16-byte counter (carry through all 128 bits). */
 void ctr_add(uint8_t ctr[16], uint64_t v);
 /* The SM4 S-box computed from its algebraic form (GB/T 32907-2016 6.2); test_sm4_sbox pins it to the standard. */

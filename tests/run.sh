@@ -52,7 +52,7 @@ run_test() {
 		p=0
 		f=0
 	fi
-	if [ "$status" -ne 0 ] && [ "$f" -eq 0 ]; then
+	if { [ "$status" -ne 0 ] || [ -z "$line" ]; } && [ "$f" -eq 0 ]; then
 		f=1
 		line="$name: exit status $status (crashed or no summary line)${line:+; last summary: $line}"
 	fi
@@ -124,11 +124,7 @@ if want levels; then
 	t0=$(date +%s)
 	if [ "$ARCH" = x86_64 ]; then
 		for mask in all gfni,avx512 vaes,vpclmul,gfni avx2,vaes,vpclmul aesni,pclmul; do
-			for t in "$BUILD"/tests/test_*; do
-				[ -x "$t" ] || continue
-				case "$t" in *.d | *.o) continue ;; esac
-				run_test "disable=$mask" "$(basename "$t")-$mask" env BLOCKCRYPT_DISABLE=$mask "$t"
-			done
+			run_suite "disable=$mask" "$BUILD" env BLOCKCRYPT_DISABLE=$mask
 		done
 	else
 		echo "SKIPPED: levels: not an x86-64 host ($ARCH)"

@@ -11,11 +11,6 @@
 #define PAD 32
 static uint8_t pt[MAXLEN + PAD], ref_ct[MAXLEN + PAD], bufa[MAXLEN + PAD], bufb[MAXLEN + PAD], bufc[MAXLEN + PAD];
 
-static int starts(const char *s, const char *prefix)
-{
-	return !strncmp(s, prefix, strlen(prefix));
-}
-
 /* Lengths tried: every one in 0..1100, 4080..4112 and 8176..8208 (a sample
  * in quick mode): the last past 7168 bytes, where the x86 xts drivers steal
  * after their batches instead of before. */

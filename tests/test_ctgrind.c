@@ -50,11 +50,6 @@ static void fold(const uint8_t *p, size_t n)
 		checksum = checksum * 31 + p[i];
 }
 
-static int starts(const char *s, const char *prefix)
-{
-	return !strncmp(s, prefix, strlen(prefix));
-}
-
 static void ct_skcipher(const struct bc_driver_info *info)
 {
 	unsigned sizes[4];

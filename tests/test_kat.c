@@ -39,11 +39,6 @@ static void ctx(const char *driver)
 	set_context("%s:%d [%s]", cur_file, cur_line, driver);
 }
 
-static int starts(const char *s, const char *prefix)
-{
-	return !strncmp(s, prefix, strlen(prefix));
-}
-
 /* ---- skcipher ------------------------------------------------------------------------ */
 enum { ENC = 1, DEC = 2, BOTH = 3 };
 struct skc_vec {
@@ -121,12 +116,7 @@ static void run_skcipher(const struct skc_vec *v)
 				                : bc_skcipher_decrypt(tfm, v->iv ? iv : NULL, src, buf, v->len);
 				if (v->bad_len) {
 					CHECK(rc == -EINVAL, "%s of %zu bytes should fail: %d", op, v->len, rc);
-					if (!inplace) {
-						size_t k = 0;
-						while (k < v->len + 16 && buf[k] == 0xa5)
-							k++;
-						CHECK(k == v->len + 16, "failed %s wrote dst", op);
-					}
+					CHECK(inplace || untouched(buf, v->len + 16, 0xa5), "failed %s wrote dst", op);
 					CHECK(!v->iv || !memcmp(iv, v->iv, 16), "failed %s changed the IV", op);
 					continue;
 				}
@@ -194,10 +184,7 @@ static void run_aead(const struct aead_vec *v)
 			CHECK(rc == -EINVAL, "encrypt with ivlen %zu should fail: %d", v->ivlen, rc);
 			rc = bc_aead_decrypt(tfm, v->iv, v->ivlen, v->ad, v->adlen, v->ct, buf, v->len, v->tag);
 			CHECK(rc == -EINVAL, "decrypt with ivlen %zu should fail: %d", v->ivlen, rc);
-			size_t k = 0;
-			while (k < v->len + 16 && buf[k] == 0xa5)
-				k++;
-			CHECK(k == v->len + 16 && tag[0] == 0xa5, "refused call wrote its output");
+			CHECK(untouched(buf, v->len + 16, 0xa5) && tag[0] == 0xa5, "refused call wrote its output");
 			bc_aead_free(tfm);
 			continue;
 		}
@@ -223,10 +210,7 @@ static void run_aead(const struct aead_vec *v)
 			rc = bc_aead_decrypt(tfm, v->iv, v->ivlen, v->ad, v->adlen, inplace ? buf : v->ct, buf, v->len, v->tag);
 			if (v->invalid) {
 				CHECK(rc == -EBADMSG, "decrypt with a bad tag: %d, want -EBADMSG", rc);
-				size_t k = 0;
-				while (k < v->len && buf[k] == 0)
-					k++;
-				CHECK(k == v->len, "decrypt with a bad tag did not zero-fill dst");
+				CHECK(untouched(buf, v->len, 0), "decrypt with a bad tag did not zero-fill dst");
 			} else {
 				CHECK(rc == 0, "decrypt%s: %d", inplace ? " in place" : "", rc);
 				if (v->pt)

@@ -46,6 +46,7 @@ int cli_hex_decode(const char *hex, uint8_t **out, size_t *len)
 		int hi = hex_nibble(hex[2 * i]), lo = hex_nibble(hex[2 * i + 1]);
 
 		if (hi < 0 || lo < 0) {
+			explicit_bzero(buf, i);   /* a key's first bytes */
 			free(buf);
 			return -1;
 		}
