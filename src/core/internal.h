@@ -143,6 +143,12 @@ const struct bc_shash_alg    *bc_find_shash(const char *name);
 
 /* ---- helpers shared by all code (src/core/util.c) ---------------------------------- */
 void bc_wipe(void *p, size_t len);                       /* memset the compiler cannot drop */
+/* Zeroes BC_BURN_STACK bytes of stack below the caller's frame: where a
+ * function it has just called (out of line) spilled what the compiler could
+ * not keep in registers (arm64's round keys and H powers: 15 AES round
+ * keys, the GHASH powers and a pipeline of blocks exceed 32 registers). */
+#define BC_BURN_STACK 1024
+void bc_burn_stack(void);
 /* Hides a public value from the optimiser. Adding it to a secret then gives
  * no induction variable, so a loop over a public index cannot be rewritten
  * into one whose exit test compares the secret (gcc does exactly that to

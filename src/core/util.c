@@ -7,6 +7,13 @@
  * pointer and clobbers memory makes the stores observable (the
  * explicit_bzero technique) while memset stays fast; elsewhere, a byte loop
  * through a volatile pointer. */
+__attribute__((noinline)) void bc_burn_stack(void)
+{
+	uint8_t buf[BC_BURN_STACK];
+
+	bc_wipe(buf, sizeof(buf));
+}
+
 void bc_wipe(void *p, size_t len)
 {
 #if defined(__GNUC__)

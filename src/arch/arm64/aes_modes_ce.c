@@ -73,24 +73,31 @@ static uint8x16_t xts_tweak(const struct bc_aes_ce_xts_ctx *c, const uint8_t *iv
 	return bc_aes_ce_enc1(&r, vld1q_u8(iv));
 }
 
-static void xts_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+/* Out of line: it spills round keys around the stealing step's calls,
+ * which the callers then burn (bc_burn_stack). */
+static __attribute__((noinline)) void xts_crypt(const struct bc_aes_ce_xts_ctx *c, int dec, const uint8_t *iv,
+						const uint8_t *src, uint8_t *dst, size_t len)
 {
-	const struct bc_aes_ce_xts_ctx *c = ctx;
 	uint8x16_t T = xts_tweak(c, iv);
 	struct bc_aes_ce_regs r;
 
-	bc_aes_ce_load(&r, c->k1.rk, c->k1.rounds);
-	BC_AES_CE_PER_KEYSIZE(&r, bc_a64_xts(&r, bc_aes_ce_enc4, bc_aes_ce_enc1, 0, 0, T, src, dst, len));
+	bc_aes_ce_load(&r, dec ? c->k1.dk : c->k1.rk, c->k1.rounds);
+	if (dec)
+		BC_AES_CE_PER_KEYSIZE(&r, bc_a64_xts(&r, bc_aes_ce_dec4, bc_aes_ce_dec1, 1, 0, T, src, dst, len));
+	else
+		BC_AES_CE_PER_KEYSIZE(&r, bc_a64_xts(&r, bc_aes_ce_enc4, bc_aes_ce_enc1, 0, 0, T, src, dst, len));
+}
+
+static void xts_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+{
+	xts_crypt(ctx, 0, iv, src, dst, len);
+	bc_burn_stack();
 }
 
 static void xts_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
-	const struct bc_aes_ce_xts_ctx *c = ctx;
-	uint8x16_t T = xts_tweak(c, iv);
-	struct bc_aes_ce_regs r;
-
-	bc_aes_ce_load(&r, c->k1.dk, c->k1.rounds);
-	BC_AES_CE_PER_KEYSIZE(&r, bc_a64_xts(&r, bc_aes_ce_dec4, bc_aes_ce_dec1, 1, 0, T, src, dst, len));
+	xts_crypt(ctx, 1, iv, src, dst, len);
+	bc_burn_stack();
 }
 
 #define AES_CE_SK(mode, ivsz, bs, minlen, align, keymul, ctx_t, setkey_, enc, dec)                              \
