@@ -25,12 +25,9 @@ static void ctx_free(void *p, size_t size)
 }
 
 /* Memory for a tfm of tfmsize bytes and for its driver's context, both
- * zeroed and aligned: 0, -ENOENT when no driver was found, or -ENOMEM with
- * nothing kept. */
-static int tfm_new(const void *alg, size_t tfmsize, size_t ctxsize, void **tfm, void **ctx)
+ * zeroed and aligned: 0, or -ENOMEM with nothing kept. */
+static int tfm_new(size_t tfmsize, size_t ctxsize, void **tfm, void **ctx)
 {
-	if (!alg)
-		return -ENOENT;
 	*tfm = ctx_alloc(tfmsize);
 	*ctx = *tfm ? ctx_alloc(ctxsize) : NULL;
 	if (!*ctx) {
@@ -59,7 +56,9 @@ int bc_skcipher_alloc(bc_skcipher **tfm, const char *name)
 		return -EINVAL;
 	*tfm = NULL;
 	alg = bc_find_skcipher(name);
-	err = tfm_new(alg, sizeof(**tfm), alg ? alg->ctxsize : 0, &t, &ctx);
+	if (!alg)
+		return -ENOENT;
+	err = tfm_new(sizeof(**tfm), alg->ctxsize, &t, &ctx);
 	if (err)
 		return err;
 	*tfm = t;
@@ -168,7 +167,9 @@ int bc_aead_alloc(bc_aead **tfm, const char *name)
 		return -EINVAL;
 	*tfm = NULL;
 	alg = bc_find_aead(name);
-	err = tfm_new(alg, sizeof(**tfm), alg ? alg->ctxsize : 0, &t, &ctx);
+	if (!alg)
+		return -ENOENT;
+	err = tfm_new(sizeof(**tfm), alg->ctxsize, &t, &ctx);
 	if (err)
 		return err;
 	*tfm = t;
@@ -270,7 +271,9 @@ int bc_shash_alloc(bc_shash **tfm, const char *name)
 		return -EINVAL;
 	*tfm = NULL;
 	alg = bc_find_shash(name);
-	err = tfm_new(alg, sizeof(**tfm), alg ? alg->ctxsize : 0, &t, &ctx);
+	if (!alg)
+		return -ENOENT;
+	err = tfm_new(sizeof(**tfm), alg->ctxsize, &t, &ctx);
 	if (err)
 		return err;
 	*tfm = t;
