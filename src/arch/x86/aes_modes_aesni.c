@@ -106,22 +106,25 @@ static void aesni_cbc_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, 
 /* ---- ctr ----------------------------------------------------------------------------- */
 
 /* n (1..8) blocks of keystream from counters (hi:lo) + 0..n-1, XORed into
- * len (<= 16n) bytes; a final partial block goes through a stack copy, so no
- * byte past src or dst is touched. The counter is public: the branch only
- * decides whether the low 64 bits can wrap inside this group. */
-BC_X86_INLINE BC_X86_AES void aesni_ctr_blocks(const struct bc_aes_x86_ek *k, uint64_t hi, uint64_t lo,
+ * len (<= 16n) bytes; a final partial block is read and written in pieces
+ * (bc_x86_load_part), so no byte past src or dst is touched. be is counter block (hi:lo) as it lies in
+ * memory: the first block is encrypted straight from it, and the others are
+ * stepped from it in the vector unit, so a short message's AES does not wait
+ * for the GPR loads and the move to xmm. The counter is public: the branch
+ * only decides whether the low 64 bits can wrap inside this group. */
+BC_X86_INLINE BC_X86_AES void aesni_ctr_blocks(const struct bc_aes_x86_ek *k, __m128i be, uint64_t hi, uint64_t lo,
                                                const uint8_t *src, uint8_t *dst, size_t len, const unsigned n)
 {
 	__m128i x[8];
 	unsigned i;
 
 	if (lo <= UINT64_MAX - 7) {
-		__m128i v = bc_x86_ctr_le(hi, lo), one = _mm_set_epi64x(0, 1), bswap = bc_x86_bswap128_mask();
+		const __m128i bswap = bc_x86_bswap128_mask(), v = _mm_shuffle_epi8(be, bswap);
+
+		x[0] = be;
 		_Pragma("GCC unroll 8")
-		for (i = 0; i < n; i++) {
-			x[i] = _mm_shuffle_epi8(v, bswap);
-			v = _mm_add_epi64(v, one);
-		}
+		for (i = 1; i < n; i++)
+			x[i] = _mm_shuffle_epi8(_mm_add_epi64(v, _mm_set_epi64x(0, i)), bswap);
 	} else {
 		_Pragma("GCC unroll 8")
 		for (i = 0; i < n; i++)
@@ -133,12 +136,9 @@ BC_X86_INLINE BC_X86_AES void aesni_ctr_blocks(const struct bc_aes_x86_ek *k, ui
 		if (len >= 16 * (i + 1)) {
 			bc_aes_x86_store(dst + 16 * i, _mm_xor_si128(x[i], bc_aes_x86_load(src + 16 * i)));
 		} else {
-			uint8_t buf[16];
-
-			bc_aes_x86_store(buf, x[i]);
-			bc_xor(dst + 16 * i, src + 16 * i, buf, len - 16 * i);
-			bc_wipe(buf, sizeof(buf));
-			break;   /* the partial block is the last: no keystream kept live across the call */
+			bc_x86_store_part(dst + 16 * i, _mm_xor_si128(x[i], bc_x86_load_part(src + 16 * i, len - 16 * i)),
+			                  len - 16 * i);
+			break;
 		}
 	}
 }
@@ -146,16 +146,18 @@ BC_X86_INLINE BC_X86_AES void aesni_ctr_blocks(const struct bc_aes_x86_ek *k, ui
 BC_X86_AES void bc_aes_x86_ctr(const struct bc_aes_x86_ek *k, uint8_t ctr[16], const uint8_t *src, uint8_t *dst,
                                size_t len)
 {
+	__m128i be = bc_aes_x86_load(ctr);
 	uint64_t hi, lo;
 
 	bc_x86_ctr_load(ctr, &hi, &lo);
 	bc_x86_ctr_store(ctr, hi, lo, (len + 15) / 16);
 	for (; len >= 128; len -= 128, src += 128, dst += 128) {
-		aesni_ctr_blocks(k, hi, lo, src, dst, 128, 8);
+		aesni_ctr_blocks(k, be, hi, lo, src, dst, 128, 8);
 		lo += 8;
 		hi += lo < 8;
+		be = bc_x86_ctr_block(hi, lo, 0);
 	}
-#define TAIL(N) aesni_ctr_blocks(k, hi, lo, src, dst, len, N)
+#define TAIL(N) aesni_ctr_blocks(k, be, hi, lo, src, dst, len, N)
 	BC_X86_CASES_1_8((len + 15) / 16, TAIL);
 #undef TAIL
 }

@@ -73,6 +73,72 @@ BC_X86_INLINE BC_X86_VPCLMUL __m256i bc_x86_xts_mul_xk_256(__m256i t, unsigned k
 	                        _mm256_clmulepi64_epi128(out, poly, 0x01));
 }
 
+/* ---- partial blocks --------------------------------------------------------------
+ * 1..15 bytes moved between memory and the low bytes of an xmm register in
+ * 8-, 4-, 2- and 1-byte pieces chosen by the (public) length, so no byte past
+ * p + n is touched and no stack copy is made: a copy would leave data on the
+ * stack and its byte-wise reload would stall on store forwarding. */
+static inline uint64_t bc_x86_load_upto7(const uint8_t *p, size_t n)
+{
+	uint64_t v = 0;
+	uint32_t w4;
+	uint16_t w2;
+	size_t o = 0;
+
+	if (n & 4) {
+		memcpy(&w4, p, 4);
+		v = w4;
+		o = 4;
+	}
+	if (n & 2) {
+		memcpy(&w2, p + o, 2);
+		v |= (uint64_t)w2 << (8 * o);
+		o += 2;
+	}
+	if (n & 1)
+		v |= (uint64_t)p[o] << (8 * o);
+	return v;
+}
+BC_X86_INLINE BC_X86_SSE __m128i bc_x86_load_part(const uint8_t *p, size_t n)
+{
+	uint64_t lo, hi = 0;
+
+	if (n & 8) {
+		memcpy(&lo, p, 8);
+		hi = bc_x86_load_upto7(p + 8, n & 7);
+	} else {
+		lo = bc_x86_load_upto7(p, n);
+	}
+	return _mm_set_epi64x((long long)hi, (long long)lo);
+}
+BC_X86_INLINE BC_X86_SSE void bc_x86_store_part(uint8_t *p, __m128i v, size_t n)
+{
+	uint64_t w;
+	uint32_t w4;
+	uint16_t w2;
+
+	if (n & 8) {
+		_mm_storel_epi64((__m128i *)(void *)p, v);
+		v = _mm_srli_si128(v, 8);
+		p += 8;
+	}
+	w = (uint64_t)(uint32_t)_mm_cvtsi128_si32(v) | (uint64_t)(uint32_t)_mm_extract_epi32(v, 1) << 32;
+	if (n & 4) {
+		w4 = (uint32_t)w;
+		memcpy(p, &w4, 4);
+		w >>= 32;
+		p += 4;
+	}
+	if (n & 2) {
+		w2 = (uint16_t)w;
+		memcpy(p, &w2, 2);
+		w >>= 16;
+		p += 2;
+	}
+	if (n & 1)
+		*p = (uint8_t)w;
+}
+
 /* ---- CTR counters (the whole 16-byte block is one big-endian 128-bit integer) -------
  * The counter is public, so a driver keeps it as two uint64_t (works on i386
  * too) and branches on whether a batch would carry out of the low half: no
