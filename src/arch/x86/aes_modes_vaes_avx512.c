@@ -157,18 +157,21 @@ static BC_X86_AVX512 void zcbc_decrypt(const void *ctx, uint8_t *iv, const uint8
 /* ---- ctr ------------------------------------------------------------------------------
  * Batches of 32 counter blocks, then what is left (any number of bytes) in
  * one batch of four or eight registers with byte-masked loads and stores.
- * Messages under 64 bytes go to the AES-NI code. */
+ * Messages of up to 128 bytes go to the AES-NI code: eight blocks in flight
+ * there already fill the AES latency, and a zmm batch costs ~25 cycles more. */
 
-/* The counter blocks (hi:lo) + 0..4 regs - 1, four per register. The counter
- * is public; the branch only decides whether the low 64 bits wrap. */
-BC_X86_INLINE BC_X86_AVX512 void zctr_blocks(__m512i *x, uint64_t hi, uint64_t lo, const unsigned regs)
+/* The counter blocks (hi:lo) + 0..4 regs - 1, four per register; be is
+ * block (hi:lo) as it lies in memory, which the blocks are stepped from in
+ * the vector unit (no GPR-to-vector moves on a short message's path). The
+ * counter is public; the branch only decides whether the low 64 bits wrap. */
+BC_X86_INLINE BC_X86_AVX512 void zctr_blocks(__m512i *x, __m128i be, uint64_t hi, uint64_t lo, const unsigned regs)
 {
 	unsigned i;
 
 	if (lo <= UINT64_MAX - (4 * regs - 1)) {
 		const __m512i bswap = _mm512_broadcast_i32x4(bc_x86_bswap128_mask()), four = _mm512_set_epi64(0, 4, 0, 4, 0, 4, 0, 4);
-		__m512i v = _mm512_set_epi64((long long)hi, (long long)(lo + 3), (long long)hi, (long long)(lo + 2),
-		                             (long long)hi, (long long)(lo + 1), (long long)hi, (long long)lo);
+		__m512i v = _mm512_add_epi64(_mm512_shuffle_epi8(_mm512_broadcast_i32x4(be), bswap),
+		                             _mm512_set_epi64(0, 3, 0, 2, 0, 1, 0, 0));
 		_Pragma("GCC unroll 8")
 		for (i = 0; i < regs; i++) {
 			x[i] = _mm512_shuffle_epi8(v, bswap);
@@ -188,7 +191,8 @@ BC_X86_INLINE BC_X86_AVX512 void zctr_blocks(__m512i *x, uint64_t hi, uint64_t l
 /* One batch of regs registers from counter (hi:lo): the keystream XORed
  * onto src into dst, the source folded into the last round key; with
  * masked, only the first `bytes` bytes are read and written. */
-BC_X86_INLINE BC_X86_AVX512 void zctr_batch(const uint8_t (*rk)[16], const unsigned nr, uint64_t hi, uint64_t lo,
+BC_X86_INLINE BC_X86_AVX512 void zctr_batch(const uint8_t (*rk)[16], const unsigned nr, __m128i be, uint64_t hi,
+                                            uint64_t lo,
                                             const uint8_t *src, uint8_t *dst, const unsigned regs,
                                             const int masked, size_t bytes)
 {
@@ -196,7 +200,7 @@ BC_X86_INLINE BC_X86_AVX512 void zctr_batch(const uint8_t (*rk)[16], const unsig
 	__mmask64 m[Z_REGS];
 	unsigned i, r;
 
-	zctr_blocks(x, hi, lo, regs);
+	zctr_blocks(x, be, hi, lo, regs);
 	BC_X86_OPAQUE(rk);
 	key = z_rk(rk, 0);
 	_Pragma("GCC unroll 8")
@@ -229,19 +233,21 @@ BC_X86_INLINE BC_X86_AVX512 void zctr_batch(const uint8_t (*rk)[16], const unsig
 BC_X86_INLINE BC_X86_AVX512 void zctr(const struct bc_aes_x86_ek *k, const unsigned nr, uint8_t *iv,
                                       const uint8_t *src, uint8_t *dst, size_t len)
 {
+	__m128i be = bc_aes_x86_load(iv);
 	uint64_t hi, lo, h, l;
 	const uint64_t nb = (len + 15) / 16;
 
 	bc_x86_ctr_load(iv, &hi, &lo);
 	for (h = hi, l = lo; len >= 16 * Z_BLOCKS; len -= 16 * Z_BLOCKS, src += 16 * Z_BLOCKS, dst += 16 * Z_BLOCKS) {
-		zctr_batch(k->rk, nr, h, l, src, dst, Z_REGS, 0, 16 * Z_BLOCKS);
+		zctr_batch(k->rk, nr, be, h, l, src, dst, Z_REGS, 0, 16 * Z_BLOCKS);
 		l += Z_BLOCKS;
 		h += l < Z_BLOCKS;
+		be = bc_x86_ctr_block(h, l, 0);
 	}
 	if (len > 8 * Z_BLOCKS)
-		zctr_batch(k->rk, nr, h, l, src, dst, Z_REGS, 1, len);
+		zctr_batch(k->rk, nr, be, h, l, src, dst, Z_REGS, 1, len);
 	else if (len)
-		zctr_batch(k->rk, nr, h, l, src, dst, Z_REGS / 2, 1, len);
+		zctr_batch(k->rk, nr, be, h, l, src, dst, Z_REGS / 2, 1, len);
 	bc_x86_ctr_store(iv, hi, lo, nb);
 }
 
@@ -249,7 +255,7 @@ static BC_X86_AVX512 void zctr_crypt(const void *ctx, uint8_t *iv, const uint8_t
 {
 	const struct bc_aes_x86_ek *k = ctx;
 
-	if (len < 64) {
+	if (len <= 128) {
 		bc_aes_x86_ctr(k, iv, src, dst, len);
 		return;
 	}
