@@ -168,7 +168,7 @@ BC_X86_INLINE BC_X86_VAES_VPCLMUL __m128i gcm_vaes_ks(const struct bc_gcm_aes_x8
 }
 
 /* The last 0..255 bytes, with E_K(J0) (returned) computed beside them. A
- * partial block goes through a stack buffer, so nothing past src + len or
+ * partial block is read and written in pieces, so nothing past src + len or
  * dst + len is touched. */
 BC_X86_INLINE BC_X86_VAES_VPCLMUL __m128i gcm_vaes_tail(const struct bc_gcm_aes_x86_ctx *c, __m256i ctr2, __m128i j0,
                                                     const uint8_t *src, uint8_t *dst, size_t len)
@@ -197,14 +197,8 @@ BC_X86_INLINE BC_X86_VAES_VPCLMUL __m128i gcm_vaes_tail(const struct bc_gcm_aes_
 			bc_aes_x86_store(dst + 16 * i, _mm_xor_si128(k, bc_aes_x86_load(src + 16 * i)));
 			k = _mm256_extracti128_si256(x[i / 2], 1);
 		}
-		if (part) {
-			uint8_t b[16];
-
-			memcpy(b, src + 16 * full, part);
-			bc_aes_x86_store(b, _mm_xor_si128(k, bc_aes_x86_load(b)));
-			memcpy(dst + 16 * full, b, part);
-			bc_wipe(b, sizeof(b));
-		}
+		if (part)
+			bc_x86_store_part(dst + 16 * full, _mm_xor_si128(k, bc_x86_load_part(src + 16 * full, part)), part);
 	}
 	bc_wipe(x, sizeof(x));   /* indexed at run time, so in memory: keystream */
 	return ej0;

@@ -229,10 +229,10 @@ BC_X86_INLINE BC_X86_PCLMUL __m128i bc_ghash_x86_padded(const struct bc_ghash_x8
 {
 	acc = bc_ghash_x86_blocks(key, acc, src, len / 16);
 	if (len % 16) {
-		uint8_t b[16] = { 0 };
+		__m128i g = _mm_shuffle_epi8(bc_x86_load_part(src + (len & ~(size_t)15), len % 16),
+		                             bc_x86_bswap128_mask());
 
-		memcpy(b, src + (len & ~(size_t)15), len % 16);
-		acc = bc_ghash_x86_blocks(key, acc, b, 1);
+		acc = bc_ghash_x86_group(key, acc, &g, 1);
 	}
 	return acc;
 }
@@ -303,10 +303,8 @@ BC_X86_INLINE BC_X86_PCLMUL unsigned bc_gcm_x86_last_blocks(__m128i *g, const ui
 	for (; nb < n / 16; nb++)
 		g[nb] = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(ct + 16 * nb)), bswap);
 	if (n % 16) {
-		uint8_t b[16] = { 0 };
-
-		memcpy(b, ct + 16 * nb, n % 16);
-		g[nb++] = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)b), bswap);
+		g[nb] = _mm_shuffle_epi8(bc_x86_load_part(ct + 16 * nb, n % 16), bswap);
+		nb++;
 	}
 	g[nb++] = bc_ghash_x86_lengths(adlen, len);
 	return nb;
@@ -518,8 +516,8 @@ BC_X86_INLINE BC_X86_GCM_AES int bc_gcm_aes_x86_decrypt(bc_gcm_aes_x86_crypt_fn 
 
 /* The last 0..127 bytes of gcm-aes-aesni, with E_K(J0) (returned)
  * computed beside them; also gcm-aes-vaes-avx2's for 1 or 2 blocks, where
- * 128-bit registers are quicker. A partial block goes through a stack
- * buffer, so nothing past src + len or dst + len is touched. */
+ * 128-bit registers are quicker. A partial block is read and written in
+ * pieces, so nothing past src + len or dst + len is touched. */
 BC_X86_INLINE BC_X86_GCM_AES __m128i bc_gcm_aes_x86_tail(const struct bc_gcm_aes_x86_ctx *c, __m128i ctr, __m128i j0,
                                                          const uint8_t *src, uint8_t *dst, size_t len)
 {
@@ -538,14 +536,8 @@ BC_X86_INLINE BC_X86_GCM_AES __m128i bc_gcm_aes_x86_tail(const struct bc_gcm_aes
 		ej0 = bc_gcm_aes_x86_ks(c, ctr, j0, x, 8);
 	for (unsigned i = 0; i < full; i++)
 		bc_aes_x86_store(dst + 16 * i, _mm_xor_si128(x[i], bc_aes_x86_load(src + 16 * i)));
-	if (part) {
-		uint8_t b[16];
-
-		memcpy(b, src + 16 * full, part);
-		bc_aes_x86_store(b, _mm_xor_si128(x[full], bc_aes_x86_load(b)));
-		memcpy(dst + 16 * full, b, part);
-		bc_wipe(b, sizeof(b));
-	}
+	if (part)
+		bc_x86_store_part(dst + 16 * full, _mm_xor_si128(x[full], bc_x86_load_part(src + 16 * full, part)), part);
 	bc_wipe(x, sizeof(x));   /* indexed at run time, so in memory: keystream */
 	return ej0;
 }
