@@ -851,16 +851,14 @@ SM4X_API void sm4x_ctr_crypt(const void *ctx, uint8_t *iv, const uint8_t *src, u
 
 	bc_x86_ctr_load(iv, &hi, &lo);
 	if (len && len <= 16) {
-		__m128i ks = sm4x_enc1(kpre, bc_x86_ctr_block(hi, lo, 0));
+		/* counter block 0 is the IV as it lies in memory */
+		__m128i ks = sm4x_enc1(kpre, _mm_loadu_si128((const __m128i *)(const void *)iv));
 
-		if (len == 16) {
+		if (len == 16)
 			_mm_storeu_si128((__m128i *)(void *)dst,
 			                 _mm_xor_si128(ks, _mm_loadu_si128((const __m128i *)(const void *)src)));
-		} else {
-			_mm_storeu_si128((__m128i *)(void *)pad, ks);
-			bc_xor(dst, src, pad, len);
-			bc_wipe(pad, 16);
-		}
+		else
+			bc_x86_store_part(dst, _mm_xor_si128(ks, bc_x86_load_part(src, len)), len);
 		bc_x86_ctr_store(iv, hi, lo, 1);
 		return;
 	}
