@@ -88,11 +88,18 @@ clean:
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
 # Issue 3: blockcrypt side by side with OpenSSL, libgcrypt and nettle (not part of `make check`).
-$(BUILD)/bench-peers: bench/peers.c $(BUILD)/libblockcrypt.a
+$(BUILD)/bench-peers: bench/peers.c bench/bench_iv.h $(BUILD)/libblockcrypt.a
 	$(CC) $(CFLAGS_BASE) $(CFLAGS) -o $@ bench/peers.c $(BUILD)/libblockcrypt.a -lcrypto -lgcrypt -lnettle $(LDLIBS) -lm
 
 bench-peers: $(BUILD)/bench-peers
 	$(BUILD)/bench-peers --svg $(BUILD)/bench-peers.svg
 	@echo "chart: $(BUILD)/bench-peers.svg"
 
-.PHONY: bench-peers
+# The least a 16-byte xts(aes) operation can take in bench-peers' loop, beside blockcrypt (x86-64 only).
+$(BUILD)/bench-floor: bench/floor.c bench/bench_iv.h tools/speed_clock.c $(BUILD)/libblockcrypt.a
+	$(CC) $(CFLAGS_BASE) $(CFLAGS) -Itools -o $@ bench/floor.c tools/speed_clock.c $(BUILD)/libblockcrypt.a $(LDLIBS)
+
+bench-floor: $(BUILD)/bench-floor
+	$(BUILD)/bench-floor
+
+.PHONY: bench-peers bench-floor

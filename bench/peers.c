@@ -21,6 +21,7 @@
 #include <openssl/params.h>
 
 #include "blockcrypt.h"
+#include "bench_iv.h"
 
 enum lib { L_BC, L_OSSL, L_GCRY, L_NETTLE, NLIBS };
 static const char *const lib_name[NLIBS] = { "blockcrypt", "openssl", "libgcrypt", "nettle" };
@@ -398,20 +399,12 @@ static double now(clockid_t c)
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* The IV of operation n: a little-endian sector number, as a disk workload has. */
-static void make_iv(uint8_t iv[16], uint64_t n)
-{
-	memset(iv, 0, 16);
-	for (int i = 0; i < 8; i++)
-		iv[i] = (uint8_t)(n >> (8 * i));
-}
-
 static int run(struct impl *im, int lib, uint8_t *buf, size_t len, uint64_t first, uint64_t n)
 {
 	uint8_t iv[16], tag[64];
 
 	for (uint64_t i = 0; i < n; i++) {
-		make_iv(iv, first + i);
+		bench_make_iv(iv, first + i);
 		if (libs[lib].op(im, iv, buf, buf, len, tag))
 			return -1;
 	}
@@ -437,7 +430,7 @@ static int agree(struct impl *im, const int *have, const struct alg *a, const ui
 	int ok = 1;
 
 	for (uint64_t n = 0; n < 2; n++) {
-		make_iv(iv, n * 0x0123456789ull);
+		bench_make_iv(iv, n * 0x0123456789ull);
 		for (int l = 0; l < NLIBS; l++) {
 			if (!have[l])
 				continue;

@@ -1,0 +1,124 @@
+/* bench/floor.c: the least a 16-byte xts(aes) encryption can take in bench-peers' per-operation loop, beside blockcrypt's.
+ * IEEE 1619-2018 (one block: C = E_K1(P ^ T) ^ T, T = E_K2(IV)); AES-NI per the Intel SDM; x86-64 only. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <immintrin.h>
+
+#include "blockcrypt.h"
+#include "bench_iv.h"
+#include "speed.h"
+
+#define OPS 20000      /* operations per timed run */
+#define RUNS 200       /* the fastest run counts */
+
+/* Keys for the floor kernel: their values do not change its timing. */
+static __m128i rk1[15], rk2[15];
+
+/* The floor of any implementation: 2 * nr dependent AES rounds. Every XOR but the IV's whitening
+ * is folded into a last round key (AESENC XORs its key after the round, so the whitening before
+ * round 1 cannot be), the data block's loads and key sums are off the chain. */
+__attribute__((noinline, target("aes,sse2"))) static void floor_xts1(const uint8_t *iv, const uint8_t *src, uint8_t *dst,
+                                                                    int nr)
+{
+	__m128i t = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)iv), rk2[0]), x;
+	int r;
+
+	for (r = 1; r < nr; r++)
+		t = _mm_aesenc_si128(t, rk2[r]);
+	x = _mm_aesenclast_si128(t, _mm_xor_si128(rk2[nr], _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)src),
+	                                                                 rk1[0])));
+	t = _mm_aesenclast_si128(t, rk2[nr]);
+	for (r = 1; r < nr; r++)
+		x = _mm_aesenc_si128(x, rk1[r]);
+	_mm_storeu_si128((__m128i *)(void *)dst, _mm_aesenclast_si128(x, _mm_xor_si128(t, rk1[nr])));
+}
+
+/* One operation as bench-peers makes it: the IV copied (its bc_op copies it because cbc and ctr
+ * write it back), then the call; in place on buf. */
+__attribute__((noinline)) static void op_blockcrypt(bc_skcipher *sk, int nr, const uint8_t *iv, uint8_t *buf)
+{
+	uint8_t v[16];
+
+	(void)nr;
+	memcpy(v, iv, 16);
+	if (bc_skcipher_encrypt(sk, v, buf, buf, 16))
+		abort();
+}
+
+__attribute__((noinline)) static void op_floor(bc_skcipher *sk, int nr, const uint8_t *iv, uint8_t *buf)
+{
+	uint8_t v[16];
+
+	(void)sk;
+	memcpy(v, iv, 16);
+	floor_xts1(v, buf, buf, nr);
+}
+
+/* The same IV built in a register and stored whole: what bench_make_iv's byte stores cost. */
+static void make_iv_whole(uint8_t iv[16], uint64_t n)
+{
+	_mm_storeu_si128((__m128i *)(void *)iv, _mm_cvtsi64_si128((long long)n));
+}
+
+/* Core cycles per operation: the fastest of RUNS runs, at the core clock measured around it. */
+static double cycles_per_op(void (*op)(bc_skcipher *, int, const uint8_t *, uint8_t *),
+                            void (*make_iv)(uint8_t *, uint64_t), bc_skcipher *sk, int nr)
+{
+	uint8_t iv[16], buf[16] = { 0 };
+	double best = 1e30, hz = speed_core_hz();
+
+	for (int run = 0; run < RUNS; run++) {
+		double t0 = speed_seconds(CLOCK_MONOTONIC), dt;
+
+		for (uint64_t i = 0; i < OPS; i++) {
+			make_iv(iv, i);
+			op(sk, nr, iv, buf);
+		}
+		dt = speed_seconds(CLOCK_MONOTONIC) - t0;
+		if (dt < best)
+			best = dt;
+	}
+	hz = (hz + speed_core_hz()) / 2;
+	return best * hz / OPS;
+}
+
+int main(void)
+{
+	static const struct { const char *label; size_t keylen; int nr; } keys[] = {
+		{ "aes-128-xts", 32, 10 }, { "aes-256-xts", 64, 14 },
+	};
+	uint8_t key[64];
+
+	if (!__builtin_cpu_supports("aes")) {
+		fprintf(stderr, "floor: this CPU has no AES-NI\n");
+		return 1;
+	}
+	for (int i = 0; i < 64; i++)
+		key[i] = (uint8_t)(7 * i + 1);
+	for (int i = 0; i < 15; i++) {
+		rk1[i] = _mm_set1_epi32(0x01010101 * (i + 1));
+		rk2[i] = _mm_set1_epi32(0x02020202 * (i + 1));
+	}
+	printf("# 16-byte xts(aes) encryption in bench-peers' loop (IV written byte by byte, copied, then the call),\n"
+	       "# core cycles per operation (fastest of %d runs of %d; core clock from chains of dependent additions):\n"
+	       "# floor = 2 x rounds dependent AES rounds and nothing else, the least any library can take there;\n"
+	       "# last column: the floor with the IV stored whole, i.e. what the loop's byte-wise IV costs\n",
+	       RUNS, OPS);
+	printf("%-12s %-22s %10s %8s %14s\n", "algorithm", "driver", "blockcrypt", "floor", "floor, IV whole");
+	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+		bc_skcipher *sk;
+
+		if (bc_skcipher_alloc(&sk, "xts(aes)") || bc_skcipher_setkey(sk, key, keys[k].keylen)) {
+			fprintf(stderr, "floor: cannot set up xts(aes)\n");
+			return 1;
+		}
+		printf("%-12s %-22s %10.1f %8.1f %14.1f\n", keys[k].label, bc_skcipher_driver(sk),
+		       cycles_per_op(op_blockcrypt, bench_make_iv, sk, keys[k].nr),
+		       cycles_per_op(op_floor, bench_make_iv, sk, keys[k].nr),
+		       cycles_per_op(op_floor, make_iv_whole, sk, keys[k].nr));
+		bc_skcipher_free(sk);
+	}
+	return 0;
+}
