@@ -342,7 +342,9 @@ BC_X86_INLINE BC_X86_AVX512 void xts512(const struct bc_aes_x86_xts_ctx *c, cons
 	size_t rest = len % 16, n = len / 16 - (rest != 0);
 	const int early = rest && n <= XTS512_STEAL_EARLY_MAX;
 	const uint8_t (*k2)[16] = c->k2.rk;
-	_Alignas(16) uint8_t tb[16];
+	/* [0]: the stealing step's tweak, handed over in memory; [1]: T across
+	 * that call, here rather than in a spill slot nobody wipes */
+	_Alignas(16) uint8_t tb[2][16];
 	__m128i t;
 	unsigned r;
 
@@ -353,13 +355,15 @@ BC_X86_INLINE BC_X86_AVX512 void xts512(const struct bc_aes_x86_xts_ctx *c, cons
 	t = _mm_aesenclast_si128(t, bc_aes_x86_rk(k2, nr));
 	if (early) {
 		/* blocks n, n+1 are disjoint from the rest: dst == src works */
-		_mm_store_si128((__m128i *)tb, xts512_tweak_at(t, n));
-		bc_aes_vaes_xts_from(c, enc, tb, src + 16 * n, dst + 16 * n, 16 + rest);
+		_mm_store_si128((__m128i *)tb[1], t);
+		_mm_store_si128((__m128i *)tb[0], xts512_tweak_at(t, n));
+		bc_aes_vaes_xts_from(c, enc, tb[0], src + 16 * n, dst + 16 * n, 16 + rest);
+		t = _mm_load_si128((const __m128i *)tb[1]);
 	}
 	t = xts512_blocks(enc ? c->k1.enc.rk : c->k1.dk, nr, enc, t, src, dst, n);
 	if (rest && !early) {
-		_mm_store_si128((__m128i *)tb, t);
-		bc_aes_vaes_xts_from(c, enc, tb, src + 16 * n, dst + 16 * n, 16 + rest);
+		_mm_store_si128((__m128i *)tb[0], t);
+		bc_aes_vaes_xts_from(c, enc, tb[0], src + 16 * n, dst + 16 * n, 16 + rest);
 	}
 	if (rest)
 		bc_wipe(tb, sizeof(tb));
