@@ -169,17 +169,19 @@ static void aesni_ctr_crypt(const void *ctx, uint8_t *iv, const uint8_t *src, ui
 
 /* ---- xts ----------------------------------------------------------------------------- */
 
-/* n (1..8) blocks in flight with their tweaks in registers: t and t*x^i,
- * one doubling after another with the 0x87 reduction mask in a register;
- * t moves on to t*x^n for the next group. With steal_dec (decryption of a
- * message with a partial final block, and this group holding its last whole
- * block), that last block takes the tweak after its own (t*x^n), as IEEE
- * 1619 5.4.2 wants, and t is left at its own tweak for the stealing step. */
+/* n (1..8) blocks in flight: t and t*x^i, one doubling after another with
+ * the 0x87 reduction mask in a register; t moves on to t*x^n for the next
+ * group. With steal_dec (decryption of a message with a partial final
+ * block, and this group holding its last whole block), that last block
+ * takes the tweak after its own (t*x^n), as IEEE 1619 5.4.2 wants, and t is
+ * left at its own tweak for the stealing step. Eight tweaks and eight
+ * blocks do not fit in 16 registers beside the mask: the tweaks wait out the
+ * rounds in tw, the caller's buffer that it wipes, not in spill slots. */
 BC_X86_INLINE BC_X86_AES void aesni_xts_blocks(const struct bc_aes_x86_xts_ctx *c, __m128i *t, __m128i mask,
-                                               const uint8_t *src, uint8_t *dst, const unsigned n, int enc,
-                                               int steal_dec)
+                                               __m128i *tw, const uint8_t *src, uint8_t *dst, const unsigned n,
+                                               int enc, int steal_dec)
 {
-	__m128i x[8], tw[8];
+	__m128i x[8];
 	unsigned i;
 
 	tw[0] = *t;
@@ -200,6 +202,7 @@ BC_X86_INLINE BC_X86_AES void aesni_xts_blocks(const struct bc_aes_x86_xts_ctx *
 		bc_aes_x86_enc_n(&c->k1.enc, x, n);
 	else
 		bc_aes_x86_dec_n(&c->k1, x, n);
+	BC_X86_OPAQUE(tw);   /* read the tweaks back from the buffer */
 	_Pragma("GCC unroll 8")
 	for (i = 0; i < n; i++)
 		bc_aes_x86_store(dst + 16 * i, _mm_xor_si128(x[i], tw[i]));
@@ -246,16 +249,18 @@ BC_X86_INLINE BC_X86_AES void aesni_xts(const struct bc_aes_x86_xts_ctx *c, __m1
                                         uint8_t *dst, size_t len, int enc)
 {
 	const __m128i mask = bc_x86_xts_mask(), end = bc_aes_x86_load(src + len - 16);
-	size_t rest = len % 16, whole = len / 16;
+	size_t rest = len % 16, whole = len / 16, used = whole < 8 ? whole : 8;
 	int steal_dec = rest && !enc;
+	__m128i tw[8];
 
 	for (; whole > 8; whole -= 8, src += 128, dst += 128)
-		aesni_xts_blocks(c, &t, mask, src, dst, 8, enc, 0);
-#define TAIL(N) aesni_xts_blocks(c, &t, mask, src, dst, N, enc, steal_dec)
+		aesni_xts_blocks(c, &t, mask, tw, src, dst, 8, enc, 0);
+#define TAIL(N) aesni_xts_blocks(c, &t, mask, tw, src, dst, N, enc, steal_dec)
 	BC_X86_CASES_1_8(whole, TAIL);
 #undef TAIL
 	if (rest)
 		aesni_xts_steal(c, t, end, dst + 16 * (whole - 1), rest, enc);
+	bc_wipe(tw, 16 * used);
 }
 
 static BC_X86_AES void aesni_xts_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
