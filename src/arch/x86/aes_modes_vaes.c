@@ -526,13 +526,19 @@ BC_X86_INLINE BC_X86_VAES_VPCLMUL void vaes_xts_from(const uint8_t (*rk)[16], co
 	size_t rest = len % 16, whole = len / 16 - (rest != 0), head, nb, first;
 	const int early = rest && whole <= XTS_STEAL_EARLY_MAX;
 	const __m256i poly = bc_x86_xts_poly256();
+	_Alignas(16) uint8_t tk[16];   /* T across the call: here, where it is wiped, not in a spill slot */
+	const uint8_t *tp = tk;
 	struct vaes_xts_buf b;
 	__m256i s;
 	unsigned i;
 
 	nb = whole / 24;
 	head = nb ? whole % 24 : whole;
+	_mm_store_si128((__m128i *)tk, t);
 	vaes_xts_head(rk, nr, enc, t, src, dst, head);
+	BC_X86_OPAQUE(tp);   /* so T is read back, not kept in a register over the call */
+	t = _mm_load_si128((const __m128i *)tp);
+	bc_x86_wipe16(tk);
 	if (!nb) {
 		if (rest)
 			vaes_xts_steal(rk, nr, enc, vaes_xts_tweak_at(t, whole), src + 16 * whole, dst + 16 * whole, rest);
