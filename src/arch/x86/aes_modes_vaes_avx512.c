@@ -188,6 +188,17 @@ BC_X86_INLINE BC_X86_AVX512 void zctr_blocks(__m512i *x, __m128i be, uint64_t hi
 	}
 }
 
+/* Which bytes of register i are among the message's first `bytes` (public).
+ * Selects, not branches: branches here made gcc duplicate the whole batch
+ * per case and spill a counter register across the split (~8 cycles). */
+BC_X86_INLINE BC_X86_AVX512 __mmask64 zctr_mask(size_t bytes, unsigned i)
+{
+	size_t d = bytes > 64 * i ? bytes - 64 * i : 0;
+	__mmask64 part = ((__mmask64)1 << (d & 63)) - 1;
+
+	return d >= 64 ? ~(__mmask64)0 : part;
+}
+
 /* One batch of regs registers from counter (hi:lo): the keystream XORed
  * onto src into dst, the source folded into the last round key; with
  * masked, only the first `bytes` bytes are read and written. */
@@ -205,9 +216,7 @@ BC_X86_INLINE BC_X86_AVX512 void zctr_batch(const uint8_t (*rk)[16], const unsig
 	key = z_rk(rk, 0);
 	_Pragma("GCC unroll 8")
 	for (i = 0; i < regs; i++) {
-		/* which bytes of each register are the message's (bytes is public) */
-		m[i] = !masked || bytes >= 64 * (i + 1) ? ~(__mmask64)0
-		       : bytes > 64 * i ? ((__mmask64)1 << (bytes - 64 * i)) - 1 : 0;
+		m[i] = masked ? zctr_mask(bytes, i) : ~(__mmask64)0;
 		x[i] = _mm512_xor_si512(x[i], key);
 	}
 	_Pragma("GCC unroll 14")
