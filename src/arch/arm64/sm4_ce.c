@@ -70,17 +70,7 @@ static inline __attribute__((always_inline)) void mac_lanes(const struct bc_sm4_
 		BC_A64_UNROLL
 		for (int l = 0; l < L; l++)
 			y[l] = veorq_u32(y[l], bc_sm4_ce_words(vld1q_u8(src[l] + off)));
-		BC_A64_UNROLL
-		for (int k = 0; k < 8; k++) {
-			BC_A64_UNROLL
-			for (int l = 0; l < L; l++)
-				y[l] = vsm4eq_u32(y[l], r->k[k]);
-		}
-		BC_A64_UNROLL
-		for (int l = 0; l < L; l++) {
-			y[l] = vrev64q_u32(y[l]);
-			y[l] = vextq_u32(y[l], y[l], 2);
-		}
+		bc_sm4_ce_rounds_n(r, y, L);
 	}
 	BC_A64_UNROLL
 	for (int l = 0; l < L; l++)

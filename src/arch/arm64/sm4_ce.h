@@ -35,13 +35,28 @@ BC_A64_INLINE uint32x4_t bc_sm4_ce_words(uint8x16_t x)
 {
 	return vreinterpretq_u32_u8(vrev32q_u8(x));
 }
-BC_A64_INLINE uint32x4_t bc_sm4_ce_rounds(const struct bc_sm4_ce_regs *r, uint32x4_t w)
+/* The 32 rounds on n (a constant) lanes of words, interleaved, each lane
+ * ending as its last four words in reverse order (SM4's R): ready for the
+ * next block's XOR (a CBC-MAC chain stays in this domain) or for
+ * bc_sm4_ce_bytes. */
+BC_A64_INLINE void bc_sm4_ce_rounds_n(const struct bc_sm4_ce_regs *r, uint32x4_t *w, int n)
 {
 	BC_A64_UNROLL
-	for (int i = 0; i < 8; i++)
-		w = vsm4eq_u32(w, r->k[i]);
-	w = vrev64q_u32(w);
-	return vextq_u32(w, w, 2);
+	for (int k = 0; k < 8; k++) {
+		BC_A64_UNROLL
+		for (int i = 0; i < n; i++)
+			w[i] = vsm4eq_u32(w[i], r->k[k]);
+	}
+	BC_A64_UNROLL
+	for (int i = 0; i < n; i++) {
+		w[i] = vrev64q_u32(w[i]);
+		w[i] = vextq_u32(w[i], w[i], 2);
+	}
+}
+BC_A64_INLINE uint32x4_t bc_sm4_ce_rounds(const struct bc_sm4_ce_regs *r, uint32x4_t w)
+{
+	bc_sm4_ce_rounds_n(r, &w, 1);
+	return w;
 }
 BC_A64_INLINE uint8x16_t bc_sm4_ce_bytes(uint32x4_t w)
 {
@@ -56,17 +71,10 @@ BC_A64_INLINE void bc_sm4_ce_crypt_n(const struct bc_sm4_ce_regs *r, uint8x16_t 
 	BC_A64_UNROLL
 	for (int i = 0; i < n; i++)
 		w[i] = bc_sm4_ce_words(x[i]);
+	bc_sm4_ce_rounds_n(r, w, n);
 	BC_A64_UNROLL
-	for (int k = 0; k < 8; k++) {
-		BC_A64_UNROLL
-		for (int i = 0; i < n; i++)
-			w[i] = vsm4eq_u32(w[i], r->k[k]);
-	}
-	BC_A64_UNROLL
-	for (int i = 0; i < n; i++) {
-		w[i] = vrev64q_u32(w[i]);
-		x[i] = bc_sm4_ce_bytes(vextq_u32(w[i], w[i], 2));
-	}
+	for (int i = 0; i < n; i++)
+		x[i] = bc_sm4_ce_bytes(w[i]);
 }
 
 /* The block functions the shared mode loops take (encryption or
