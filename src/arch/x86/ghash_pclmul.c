@@ -14,7 +14,7 @@ BC_X86_PCLMUL int bc_ghash_x86_shash_setkey(void *ctx, const uint8_t *key, size_
 void bc_ghash_x86_shash_init(const void *ctx, void *desc)
 {
 	(void)ctx;
-	memset(desc, 0, sizeof(struct bc_ghash_x86_desc));
+	memset(desc, 0, sizeof(struct bc_ghash_desc));
 }
 
 static BC_X86_PCLMUL void ghash_pclmul_update(const void *ctx, void *desc, const uint8_t *data, size_t len)
@@ -28,8 +28,8 @@ static BC_X86_PCLMUL void ghash_pclmul_update(const void *ctx, void *desc, const
 
 BC_X86_PCLMUL void bc_ghash_x86_shash_final(const void *ctx, void *desc, uint8_t *out)
 {
-	struct bc_ghash_x86_desc *d = desc;
-	__m128i acc = _mm_loadu_si128((const __m128i *)d->acc);
+	struct bc_ghash_desc *d = desc;
+	__m128i acc = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)d->acc), bc_x86_bswap128_mask());
 
 	if (d->pending)
 		acc = bc_ghash_x86_mul1(ctx, acc);
@@ -47,7 +47,7 @@ const struct bc_shash_alg bc_ghash_pclmul = {
 	.digestsize = 16,
 	.blocksize = 16,
 	.ctxsize = sizeof(struct bc_ghash_x86_key),
-	.descsize = sizeof(struct bc_ghash_x86_desc),
+	.descsize = sizeof(struct bc_ghash_desc),
 	.setkey = bc_ghash_x86_shash_setkey,
 	.init = bc_ghash_x86_shash_init,
 	.update = ghash_pclmul_update,

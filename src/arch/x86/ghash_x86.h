@@ -5,6 +5,7 @@
 
 #include "aes_x86.h"
 #include "x86_util.h"
+#include "../../hash/ghash.h"
 
 /*
  * Representation. A block is byte-reversed on load, so the coefficient of
@@ -361,63 +362,38 @@ BC_X86_INLINE BC_X86_PCLMUL int bc_gcm_x86_verify(__m128i s, __m128i ej0, const 
 }
 
 /* ---- the "ghash" shash (ghash_pclmul.c, ghash_vpclmul.c) ----------------------
- * The accumulator is kept reflected, so updates need no byte swap of it; a
- * partial block is XORed in at once and multiplied when it completes (or at
- * final, as if zero-padded): split updates equal one. */
-struct bc_ghash_x86_desc {
-	uint8_t acc[16];
-	uint32_t pending;        /* bytes of a partial block already in acc */
-};
+ * The state is src/hash/ghash.h's struct bc_ghash_desc, shared with the
+ * portable and the PMULL drivers (a partial block XORed into acc at once and
+ * multiplied when it completes, or at final as if zero-padded, so split
+ * updates equal one); these drivers only reflect acc around their products. */
 
 /* Shared by both drivers, defined in ghash_pclmul.c. */
 int  bc_ghash_x86_shash_setkey(void *ctx, const uint8_t *key, size_t keylen);
 void bc_ghash_x86_shash_init(const void *ctx, void *desc);
 void bc_ghash_x86_shash_final(const void *ctx, void *desc, uint8_t *out);
 
-/* n bytes of data XORed into the block being filled, at byte position at. */
-BC_X86_INLINE BC_X86_PCLMUL __m128i bc_ghash_x86_xor_part(__m128i acc, const uint8_t *data, size_t at, size_t n)
-{
-	uint8_t b[16] = { 0 };
-
-	memcpy(b + at, data, n);
-	return _mm_xor_si128(acc, _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)b), bc_x86_bswap128_mask()));
-}
-
 /* Completes a pending partial block from data (advancing it); returns the
- * accumulator. Whole blocks are then the driver's, the rest goes to
+ * accumulator, reflected. If d->pending is still set, data ran out inside
+ * the block; else whole blocks are the driver's, the rest goes to
  * bc_ghash_x86_desc_tail. */
-BC_X86_INLINE BC_X86_PCLMUL __m128i bc_ghash_x86_desc_head(const struct bc_ghash_x86_key *key,
-                                                           struct bc_ghash_x86_desc *d,
+BC_X86_INLINE BC_X86_PCLMUL __m128i bc_ghash_x86_desc_head(const struct bc_ghash_x86_key *key, struct bc_ghash_desc *d,
                                                            const uint8_t **data, size_t *len)
 {
-	__m128i acc = _mm_loadu_si128((const __m128i *)d->acc);
+	int completed = bc_ghash_fill_pending(d, data, len);
+	__m128i acc = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)d->acc), bc_x86_bswap128_mask());
 
-	if (d->pending) {
-		size_t take = 16 - d->pending < *len ? 16 - d->pending : *len;
-
-		acc = bc_ghash_x86_xor_part(acc, *data, d->pending, take);
-		d->pending += (uint32_t)take;
-		*data += take;
-		*len -= take;
-		if (d->pending == 16) {
-			acc = bc_ghash_x86_mul1(key, acc);
-			d->pending = 0;
-		}
-	}
-	return acc;
+	return completed ? bc_ghash_x86_mul1(key, acc) : acc;
 }
 
 /* Stores acc and starts a partial block with the last len % 16 bytes of
- * data (len: what was left after the head). No-op for len == 0, when a
- * pending block may still be unfinished. */
-BC_X86_INLINE BC_X86_PCLMUL void bc_ghash_x86_desc_tail(struct bc_ghash_x86_desc *d, __m128i acc,
-                                                        const uint8_t *data, size_t len)
+ * data (len: what was left after the head). No partial block for
+ * len == 0, when a pending one may still be unfinished. */
+BC_X86_INLINE BC_X86_PCLMUL void bc_ghash_x86_desc_tail(struct bc_ghash_desc *d, __m128i acc, const uint8_t *data,
+                                                        size_t len)
 {
-	if (len) {
-		acc = bc_ghash_x86_xor_part(acc, data + (len & ~(size_t)15), 0, len & 15);
-		d->pending = (uint32_t)(len & 15);
-	}
-	_mm_storeu_si128((__m128i *)d->acc, acc);
+	_mm_storeu_si128((__m128i *)d->acc, _mm_shuffle_epi8(acc, bc_x86_bswap128_mask()));
+	if (len)
+		bc_ghash_start_pending(d, data + (len & ~(size_t)15), len & 15);
 }
 
 /* ---- fused gcm(aes) (gcm_aes_aesni.c, gcm_aes_vaes.c) ------------------------ */
