@@ -1,18 +1,9 @@
 #!/bin/sh
 # Tests the blockcrypt command line: every command, every exit-status rule, and byte-for-byte
 # agreement with OpenSSL (openssl enc/dgst/mac) and the public vectors in $VECTORS.
-cd "$(dirname "$0")/.." || exit 1
-BUILD=${BUILD:-build}
-VECTORS=${VECTORS:-../shared/vectors}
-BC=$BUILD/blockcrypt
 NAME=test_cli.sh
-pass=0
-fail=0
-T=$(mktemp -d) || exit 1
-trap 'rm -rf "$T"' EXIT
-
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/sh_common.sh"
+VECTORS=${VECTORS:-../shared/vectors}
 hexof() { od -An -v -tx1 "$@" | tr -d ' \n'; }
 rhex() { head -c "$1" /dev/urandom | hexof; }
 # unhex HEX: the bytes, through printf's octal escapes (POSIX; no xxd needed).
@@ -503,5 +494,4 @@ expect 2 "hash unknown" "$BC" hash md5
 expect 2 "hash without a name" "$BC" hash
 expect 2 "an skcipher is no hash" "$BC" hash 'cbc(aes)'
 
-echo "$NAME: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -1,17 +1,8 @@
 #!/bin/sh
 # Tests `blockcrypt speed` and `benchmark` (option errors, tcrypt line format, CSV/JSON parsed back)
 # and the bench-peers SVG chart. Smoke runs only: never an assertion on a speed.
-cd "$(dirname "$0")/.." || exit 1
-BUILD=${BUILD:-build}
-BC=$BUILD/blockcrypt
 NAME=test_speed.sh
-pass=0
-fail=0
-T=$(mktemp -d) || exit 1
-trap 'rm -rf "$T"' EXIT
-
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/sh_common.sh"
 
 # expect STATUS DESCRIPTION COMMAND...: a failure writes nothing on stdout and says why on stderr.
 expect() {
@@ -202,5 +193,4 @@ else
 	echo "SKIPPED: $NAME: bench-peers SVG: no $PEERS or no python3"
 fi
 
-echo "$NAME: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish
