@@ -380,21 +380,6 @@ _Static_assert(sizeof(struct vaes_xts_buf) == 32 * 39, "vaes_xts_wipe");
 
 /* ---- xts: everything around the batches ----------------------------------------------- */
 
-/* One block through AES with tweak t (t ^ K_0 and t ^ K_Nr are the first
- * and last round keys, so the whitening costs nothing on the AES chain). */
-BC_X86_INLINE BC_X86_VAES __m128i vaes_xts1(const uint8_t (*rk)[16], const unsigned nr, const int enc, __m128i t,
-                                            __m128i p)
-{
-	__m128i x = _mm_xor_si128(p, _mm_xor_si128(t, bc_aes_x86_rk(rk, 0))), kl;
-	unsigned r;
-
-	_Pragma("GCC unroll 14")
-	for (r = 1; r < nr; r++)
-		x = enc ? _mm_aesenc_si128(x, bc_aes_x86_rk(rk, r)) : _mm_aesdec_si128(x, bc_aes_x86_rk(rk, r));
-	kl = _mm_xor_si128(t, bc_aes_x86_rk(rk, nr));
-	return enc ? _mm_aesenclast_si128(x, kl) : _mm_aesdeclast_si128(x, kl);
-}
-
 /* n (1..6) registers of two blocks with the tweaks s * x^(2i), s = the
  * tweaks of the first two: few enough to keep states, tweaks and a round
  * key in registers. */
@@ -464,38 +449,7 @@ static BC_X86_VAES_VPCLMUL void vaes_xts_head(const uint8_t (*rk)[16], unsigned 
 		s = bc_x86_xts_mul_xk_256(s, 2 * n, poly);
 	}
 	if (h)
-		bc_aes_x86_store(dst, vaes_xts1(rk, nr, enc, _mm256_castsi256_si128(s), bc_aes_x86_load(src)));
-}
-
-/* Ciphertext stealing (IEEE 1619 5.3.2, 5.4.2) of the last whole block (at
- * src/dst, tweak t) and the rest (1..15) bytes after it: encryption
- * encrypts the whole block with t, decryption decrypts it with t * x; the
- * result's head becomes the short final block and its tail fills the short
- * block up for the other tweak's AES, whose result goes to the whole
- * block's place. All in registers: the short block comes in as the
- * message's last 16 bytes, read before anything is written (so dst == src
- * works), and the short output goes out as a 16-byte store ending at the
- * message's end whose first bytes the last store then rewrites, so nothing
- * outside src and dst is touched. */
-BC_X86_INLINE BC_X86_VAES __m128i vaes_xts_steal1(const uint8_t (*rk)[16], const unsigned nr, const int enc,
-                                                  __m128i t, const uint8_t *src, uint8_t *dst, size_t rest,
-                                                  __m128i *t2)
-{
-	const __m128i down = bc_aes_x86_load(bc_aes_x86_xts_shift + 32 - rest);
-	const __m128i up = bc_aes_x86_load(bc_aes_x86_xts_shift + rest);
-	__m128i next = bc_x86_xts_mul_x(t, bc_x86_xts_mask()), end = bc_aes_x86_load(src + rest), x;
-
-	x = vaes_xts1(rk, nr, enc, enc ? t : next, bc_aes_x86_load(src));
-	*t2 = enc ? next : t;
-	bc_aes_x86_store(dst + rest, _mm_shuffle_epi8(x, up));
-	return _mm_blendv_epi8(_mm_shuffle_epi8(end, down), x, down);
-}
-BC_X86_INLINE BC_X86_VAES void vaes_xts_steal(const uint8_t (*rk)[16], const unsigned nr, const int enc, __m128i t,
-                                              const uint8_t *src, uint8_t *dst, size_t rest)
-{
-	__m128i t2, x = vaes_xts_steal1(rk, nr, enc, t, src, dst, rest, &t2);
-
-	bc_aes_x86_store(dst, vaes_xts1(rk, nr, enc, t2, x));
+		bc_aes_x86_store(dst, bc_aes_x86_xts1(rk, nr, enc, _mm256_castsi256_si128(s), bc_aes_x86_load(src)));
 }
 
 /* A message's tweak for block j >= 0 from the first one (x^56 at a time). */
@@ -541,11 +495,11 @@ BC_X86_INLINE BC_X86_VAES_VPCLMUL void vaes_xts_from(const uint8_t (*rk)[16], co
 	bc_x86_wipe16(tk);
 	if (!nb) {
 		if (rest)
-			vaes_xts_steal(rk, nr, enc, vaes_xts_tweak_at(t, whole), src + 16 * whole, dst + 16 * whole, rest);
+			bc_aes_x86_xts_steal(rk, nr, enc, vaes_xts_tweak_at(t, whole), src + 16 * whole, dst + 16 * whole, rest);
 		return;
 	}
 	if (early)
-		b.steal[0] = vaes_xts_steal1(rk, nr, enc, vaes_xts_tweak_at(t, whole), src + 16 * whole,
+		b.steal[0] = bc_aes_x86_xts_steal1(rk, nr, enc, vaes_xts_tweak_at(t, whole), src + 16 * whole,
 		                             dst + 16 * whole, rest, &b.steal[1]);
 	s = _mm256_set_m128i(bc_x86_xts_mul_x(t, bc_x86_xts_mask()), t);
 	b.k0 = bc_aes_x86_rk256(rk, 0);
@@ -562,11 +516,11 @@ BC_X86_INLINE BC_X86_VAES_VPCLMUL void vaes_xts_from(const uint8_t (*rk)[16], co
 	first = early ? 1 : nb;
 	vaes_xts_batches(rk, nr, enc, &b, src, dst, first);
 	if (early) {
-		bc_aes_x86_store(dst + XTS_BATCH * nb, vaes_xts1(rk, nr, enc, b.steal[1], b.steal[0]));
+		bc_aes_x86_store(dst + XTS_BATCH * nb, bc_aes_x86_xts1(rk, nr, enc, b.steal[1], b.steal[0]));
 		if (nb > first)
 			vaes_xts_batches(rk, nr, enc, &b, src + XTS_BATCH, dst + XTS_BATCH, nb - first);
 	} else if (rest) {
-		vaes_xts_steal(rk, nr, enc, _mm256_castsi256_si128(_mm256_load_si256(b.t)), src + XTS_BATCH * nb,
+		bc_aes_x86_xts_steal(rk, nr, enc, _mm256_castsi256_si128(_mm256_load_si256(b.t)), src + XTS_BATCH * nb,
 		               dst + XTS_BATCH * nb, rest);
 	}
 	vaes_xts_wipe(&b);
@@ -612,21 +566,6 @@ BC_X86_VAES_VPCLMUL void bc_aes_vaes_xts_crypt(const struct bc_aes_x86_xts_ctx *
 	case 25: vaes_xts(c, iv, src, dst, len, 1, 12); break;
 	case 28: vaes_xts(c, iv, src, dst, len, 0, 14); break;
 	default: vaes_xts(c, iv, src, dst, len, 1, 14); break;
-	}
-}
-
-BC_X86_VAES_VPCLMUL void bc_aes_vaes_xts_from(const struct bc_aes_x86_xts_ctx *c, int enc, const uint8_t t[16],
-                                              const uint8_t *src, uint8_t *dst, size_t len)
-{
-	const __m128i tw = bc_aes_x86_load(t);
-
-	switch (2 * c->k1.enc.rounds + (unsigned)enc) {
-	case 20: vaes_xts_from(c->k1.dk, 10, 0, tw, src, dst, len); break;
-	case 21: vaes_xts_from(c->k1.enc.rk, 10, 1, tw, src, dst, len); break;
-	case 24: vaes_xts_from(c->k1.dk, 12, 0, tw, src, dst, len); break;
-	case 25: vaes_xts_from(c->k1.enc.rk, 12, 1, tw, src, dst, len); break;
-	case 28: vaes_xts_from(c->k1.dk, 14, 0, tw, src, dst, len); break;
-	default: vaes_xts_from(c->k1.enc.rk, 14, 1, tw, src, dst, len); break;
 	}
 }
 

@@ -279,8 +279,8 @@ static BC_X86_AVX512 void zctr_crypt(const void *ctx, uint8_t *iv, const uint8_t
  * Batches of 512 bytes, eight registers of four blocks with their tweaks in
  * eight more; the last batch takes what is left with masked loads and
  * stores (nothing outside the buffers is read or written). Ciphertext
- * stealing and messages of under XTS512_MIN blocks go to the ymm driver's code
- * (bc_aes_vaes_xts_from, bc_aes_vaes_xts_crypt).
+ * stealing is bc_aes_x86_xts_steal's, inline; messages of under XTS512_MIN
+ * blocks go to the ymm driver's code (bc_aes_vaes_xts_crypt).
  */
 /* Stealing runs first, its two dependent AES latencies under the batches,
  * when its tweak is at most this many blocks away (x^56 per step); else
@@ -350,10 +350,7 @@ BC_X86_INLINE BC_X86_AVX512 void xts512(const struct bc_aes_x86_xts_ctx *c, cons
 	/* the whole blocks here; with stealing the last one goes with the rest */
 	size_t rest = len % 16, n = len / 16 - (rest != 0);
 	const int early = rest && n <= XTS512_STEAL_EARLY_MAX;
-	const uint8_t (*k2)[16] = c->k2.rk;
-	/* [0]: the stealing step's tweak, handed over in memory; [1]: T across
-	 * that call, here rather than in a spill slot nobody wipes */
-	_Alignas(16) uint8_t tb[2][16];
+	const uint8_t (*k2)[16] = c->k2.rk, (*rk)[16] = enc ? c->k1.enc.rk : c->k1.dk;
 	__m128i t;
 	unsigned r;
 
@@ -362,20 +359,12 @@ BC_X86_INLINE BC_X86_AVX512 void xts512(const struct bc_aes_x86_xts_ctx *c, cons
 	for (r = 1; r < nr; r++)
 		t = _mm_aesenc_si128(t, bc_aes_x86_rk(k2, r));
 	t = _mm_aesenclast_si128(t, bc_aes_x86_rk(k2, nr));
-	if (early) {
-		/* blocks n, n+1 are disjoint from the rest: dst == src works */
-		_mm_store_si128((__m128i *)tb[1], t);
-		_mm_store_si128((__m128i *)tb[0], xts512_tweak_at(t, n));
-		bc_aes_vaes_xts_from(c, enc, tb[0], src + 16 * n, dst + 16 * n, 16 + rest);
-		t = _mm_load_si128((const __m128i *)tb[1]);
-	}
-	t = xts512_blocks(enc ? c->k1.enc.rk : c->k1.dk, nr, enc, t, src, dst, n);
-	if (rest && !early) {
-		_mm_store_si128((__m128i *)tb[0], t);
-		bc_aes_vaes_xts_from(c, enc, tb[0], src + 16 * n, dst + 16 * n, 16 + rest);
-	}
-	if (rest)
-		bc_wipe(tb, sizeof(tb));
+	/* blocks n, n+1 are disjoint from the rest: dst == src works */
+	if (early)
+		bc_aes_x86_xts_steal(rk, nr, enc, xts512_tweak_at(t, n), src + 16 * n, dst + 16 * n, rest);
+	t = xts512_blocks(rk, nr, enc, t, src, dst, n);
+	if (rest && !early)
+		bc_aes_x86_xts_steal(rk, nr, enc, t, src + 16 * n, dst + 16 * n, rest);
 }
 
 static BC_X86_AVX512 void xts512_crypt(const struct bc_aes_x86_xts_ctx *c, const uint8_t *iv, const uint8_t *src,

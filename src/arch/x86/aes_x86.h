@@ -142,17 +142,62 @@ BC_X86_INLINE BC_X86_AES __m128i bc_aes_x86_dec1(const struct bc_aes_x86_key *k,
 	return x;
 }
 
+/* ---- xts: one block, and ciphertext stealing (the VAES drivers' too) -------------- */
+
+/* One block through AES with tweak t (t ^ K_0 and t ^ K_Nr are the first
+ * and last round keys, so the whitening costs nothing on the AES chain). */
+BC_X86_INLINE BC_X86_AES __m128i bc_aes_x86_xts1(const uint8_t (*rk)[16], const unsigned nr, const int enc, __m128i t,
+                                                 __m128i p)
+{
+	__m128i x = _mm_xor_si128(p, _mm_xor_si128(t, bc_aes_x86_rk(rk, 0))), kl;
+	unsigned r;
+
+	_Pragma("GCC unroll 14")
+	for (r = 1; r < nr; r++)
+		x = enc ? _mm_aesenc_si128(x, bc_aes_x86_rk(rk, r)) : _mm_aesdec_si128(x, bc_aes_x86_rk(rk, r));
+	kl = _mm_xor_si128(t, bc_aes_x86_rk(rk, nr));
+	return enc ? _mm_aesenclast_si128(x, kl) : _mm_aesdeclast_si128(x, kl);
+}
+
+/* Ciphertext stealing (IEEE 1619 5.3.2, 5.4.2) of the last whole block (at
+ * src/dst, tweak t) and the rest (1..15) bytes after it: encryption
+ * encrypts the whole block with t, decryption decrypts it with t * x; the
+ * result's head becomes the short final block and its tail fills the short
+ * block up for the other tweak's AES, whose result goes to the whole
+ * block's place. All in registers: the short block comes in as its rest
+ * bytes (in pieces, bc_x86_load_part), read before anything is written (so
+ * dst == src works), and the short output goes out as a 16-byte store
+ * ending at the message's end whose first bytes the last store then
+ * rewrites, so nothing outside src and dst is touched. */
+BC_X86_INLINE BC_X86_AES __m128i bc_aes_x86_xts_steal1(const uint8_t (*rk)[16], const unsigned nr, const int enc,
+                                                       __m128i t, const uint8_t *src, uint8_t *dst, size_t rest,
+                                                       __m128i *t2)
+{
+	const __m128i down = bc_aes_x86_load(bc_aes_x86_xts_shift + 32 - rest);
+	const __m128i up = bc_aes_x86_load(bc_aes_x86_xts_shift + rest);
+	__m128i next = bc_x86_xts_mul_x(t, bc_x86_xts_mask()), tail = bc_x86_load_part(src + 16, rest), x;
+
+	x = bc_aes_x86_xts1(rk, nr, enc, enc ? t : next, bc_aes_x86_load(src));
+	*t2 = enc ? next : t;
+	bc_aes_x86_store(dst + rest, _mm_shuffle_epi8(x, up));
+	return _mm_blendv_epi8(tail, x, down);
+}
+BC_X86_INLINE BC_X86_AES void bc_aes_x86_xts_steal(const uint8_t (*rk)[16], const unsigned nr, const int enc, __m128i t,
+                                                   const uint8_t *src, uint8_t *dst, size_t rest)
+{
+	__m128i t2, x = bc_aes_x86_xts_steal1(rk, nr, enc, t, src, dst, rest, &t2);
+
+	bc_aes_x86_store(dst, bc_aes_x86_xts1(rk, nr, enc, t2, x));
+}
+
 #if defined(__x86_64__)
 /* ---- 256-bit (VAES: two blocks per ymm register; x86-64 only, where the
  * sixteen ymm registers make it pay) ---------------------------------------------- */
 
-/* xts(aes) with VAES on ymm (aes_modes_vaes.c): a whole message, and the
- * part of one from its (already encrypted) tweak t on, len >= 16 bytes:
- * what xts-aes-vaes-avx512 leaves to it. */
+/* xts(aes) with VAES on ymm (aes_modes_vaes.c), a whole message: what
+ * xts-aes-vaes-avx512 leaves to it (short messages). */
 void bc_aes_vaes_xts_crypt(const struct bc_aes_x86_xts_ctx *c, const uint8_t *iv, const uint8_t *src, uint8_t *dst,
                            size_t len, int enc);
-void bc_aes_vaes_xts_from(const struct bc_aes_x86_xts_ctx *c, int enc, const uint8_t t[16], const uint8_t *src,
-                          uint8_t *dst, size_t len);
 
 BC_X86_INLINE BC_X86_VAES __m256i bc_aes_x86_rk256(const uint8_t (*rk)[16], unsigned i)
 {
