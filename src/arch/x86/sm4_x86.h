@@ -553,12 +553,18 @@ SM4X_FN void sm4x_crypt_ng(const uint32_t *kpre, sm4v b[][4], unsigned ng)
 	sm4x_from_words_ng(b, ng);
 }
 
+/* The groups of registers (SM4X_NB blocks each) that len bytes fill. */
+static inline unsigned sm4x_groups(size_t len)
+{
+	return (unsigned)((len + 16 * SM4X_NB - 1) / (16 * SM4X_NB));
+}
+
 /* len bytes (at most one pass) into registers of blocks; a last partial
  * group comes zero-padded through pad, so nothing past src is read.
  * Returns the number of groups. */
 SM4X_FN unsigned sm4x_load(sm4v b[][4], const uint8_t *src, size_t len, uint8_t *pad)
 {
-	unsigned full = (unsigned)(len / (16 * SM4X_NB)), ng = (unsigned)((len + 16 * SM4X_NB - 1) / (16 * SM4X_NB));
+	unsigned full = (unsigned)(len / (16 * SM4X_NB)), ng = sm4x_groups(len);
 
 	for (unsigned i = 0; i < 4 * full; i++)
 		b[i / 4][i % 4] = SM4V_LOAD(src + 16 * SM4X_BPR * i);
@@ -595,6 +601,13 @@ static inline size_t sm4x_pass_len(size_t left)
 
 	m = (m + 16 * SM4X_NB - 1) & ~(size_t)(16 * SM4X_NB - 1);
 	return m < left ? m : left;
+}
+
+/* The groups a len-byte message's passes write: those of its first pass,
+ * the largest. What a mode wipes of its pass arrays at the end. */
+static inline unsigned sm4x_used_groups(size_t len)
+{
+	return len ? sm4x_groups(sm4x_pass_len(len)) : 0;
 }
 
 /* ---- one block, latency first ----------------------------------------------------------
@@ -714,7 +727,6 @@ SM4X_API void sm4x_ecb(const struct bc_sm4_x86_key *k, int dec, uint8_t *dst, co
 	sm4v b[SM4X_G][4];
 	uint8_t pad[16 * SM4X_NB];
 	size_t len = 16 * nblocks;
-	unsigned used = 0;           /* groups of b written */
 
 	if (nblocks == 1) {
 		sm4x_crypt1(kpre, dst, src);
@@ -722,17 +734,15 @@ SM4X_API void sm4x_ecb(const struct bc_sm4_x86_key *k, int dec, uint8_t *dst, co
 	}
 	for (; len; ) {
 		size_t m = sm4x_pass_len(len);
-		unsigned ng = sm4x_load(b, src, m, pad);
 
-		used = ng > used ? ng : used;
-		sm4x_crypt_ng(kpre, b, ng);
+		sm4x_crypt_ng(kpre, b, sm4x_load(b, src, m, pad));
 		sm4x_store(dst, b, m, pad);
 		src += m;
 		dst += m;
 		len -= m;
 	}
 	/* b's padding slots hold E(0) or D(0): key-derived */
-	bc_wipe(b, used * sizeof(b[0]));
+	bc_wipe(b, sm4x_used_groups(16 * nblocks) * sizeof(b[0]));
 	if (nblocks % SM4X_NB)
 		bc_wipe(pad, sizeof(pad));
 }
@@ -769,14 +779,11 @@ SM4X_API void sm4x_cbc_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src,
 	__m128i prev = _mm_loadu_si128((const __m128i *)(void *)iv);
 	sm4v b[SM4X_G][4], p[SM4X_G][4];
 	uint8_t pad[16 * SM4X_NB];
-	unsigned used = 0;           /* groups of b written */
 
 	for (size_t left = len; left; ) {
 		size_t m = sm4x_pass_len(left);
 		unsigned ng = sm4x_load(b, src, m, pad);
 		__m128i last = _mm_loadu_si128((const __m128i *)(const void *)(src + m - 16));
-
-		used = ng > used ? ng : used;
 
 		for (unsigned i = 0; i < 4 * ng; i++) {
 #if SM4X_BITS == 128
@@ -796,7 +803,7 @@ SM4X_API void sm4x_cbc_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src,
 		left -= m;
 	}
 	_mm_storeu_si128((__m128i *)(void *)iv, prev);
-	bc_wipe(b, used * sizeof(b[0]));   /* plaintext, and D(0) ^ c in padding slots */
+	bc_wipe(b, sm4x_used_groups(len) * sizeof(b[0]));   /* plaintext, and D(0) ^ c in padding slots */
 	if ((len / 16) % SM4X_NB)
 		bc_wipe(pad, sizeof(pad));
 }
@@ -847,7 +854,6 @@ SM4X_API void sm4x_ctr_crypt(const void *ctx, uint8_t *iv, const uint8_t *src, u
 	uint64_t hi, lo, n = 0;
 	sm4v x[SM4X_G][4];
 	uint8_t pad[16 * SM4X_NB];
-	unsigned used = 0;           /* groups of x written */
 
 	bc_x86_ctr_load(iv, &hi, &lo);
 	if (len && len <= 16) {
@@ -864,9 +870,8 @@ SM4X_API void sm4x_ctr_crypt(const void *ctx, uint8_t *iv, const uint8_t *src, u
 	}
 	for (size_t left = len; left; ) {
 		size_t m = sm4x_pass_len(left);
-		unsigned ng = (unsigned)((m + 16 * SM4X_NB - 1) / (16 * SM4X_NB));
+		unsigned ng = sm4x_groups(m);
 
-		used = ng > used ? ng : used;
 		sm4x_ctr_words(x, hi + (lo + n < lo), lo + n, ng);
 		sm4x_rounds_ng(kpre, x, ng);
 		sm4x_from_words_ng(x, ng);
@@ -878,7 +883,7 @@ SM4X_API void sm4x_ctr_crypt(const void *ctx, uint8_t *iv, const uint8_t *src, u
 	}
 	bc_x86_ctr_store(iv, hi, lo, n);
 	/* keystream, in padding slots that of the counters the next call starts from */
-	bc_wipe(x, used * sizeof(x[0]));
+	bc_wipe(x, sm4x_used_groups(len) * sizeof(x[0]));
 	if (len % (16 * SM4X_NB))
 		bc_wipe(pad, sizeof(pad));
 }
@@ -961,8 +966,8 @@ SM4X_FN void sm4x_xts(const struct bc_sm4_x86_xts_key *key, int enc, const uint8
 	const size_t r = len % 16, whole = len - r;
 	sm4v b[SM4X_G][4], tw[SM4X_G][4];
 	uint8_t pad[16 * SM4X_NB];
-	unsigned tng = 0;            /* groups of tw in use */
-
+	/* the groups of tw and b the passes use */
+	const unsigned used = sm4x_used_groups(whole == 16 ? 0 : whole);
 	__m128i t = sm4x_enc1(key->k2.enc_pre, _mm_loadu_si128((const __m128i *)(const void *)iv)), ta = t, tb = t;
 
 	if (whole == 16) {
@@ -973,7 +978,6 @@ SM4X_FN void sm4x_xts(const struct bc_sm4_x86_xts_key *key, int enc, const uint8
 		size_t m = sm4x_pass_len(left);
 		unsigned ng = sm4x_load(b, src, m, pad);
 
-		tng = ng > tng ? ng : tng;
 		sm4x_tweak_pass(tw, 4 * ng, &t, mask);
 		if (m == left && r) {
 			/* T_{m-1}, T_m of the stolen pair; decryption swaps them in. */
@@ -1020,8 +1024,8 @@ SM4X_FN void sm4x_xts(const struct bc_sm4_x86_xts_key *key, int enc, const uint8
 	}
 	/* the tweaks come from E_K2(iv): key-derived, like xts-aes-vaes-avx2's
 	 * buffer; b (the same groups) holds E(T) ^ T in padding slots */
-	bc_wipe(tw, tng * sizeof(tw[0]));
-	bc_wipe(b, tng * sizeof(b[0]));
+	bc_wipe(tw, used * sizeof(tw[0]));
+	bc_wipe(b, used * sizeof(b[0]));
 	bc_wipe(pad, sizeof(pad));
 }
 
@@ -1118,7 +1122,6 @@ SM4X_FN __m128i sm4x_gcm(const struct bc_sm4_x86_gcm_key *key, int enc, const ui
 	const uint32_t *kpre = key->k.enc_pre;
 	struct bc_gcm_x86_state st;
 	sm4v x[SM4X_G][4];
-	unsigned used = 0;           /* groups of x written */
 	uint8_t pad[16 * SM4X_NB];
 	const uint8_t *pend = NULL;
 
@@ -1133,11 +1136,9 @@ SM4X_FN __m128i sm4x_gcm(const struct bc_sm4_x86_gcm_key *key, int enc, const ui
 
 	for (size_t left = len; left; ) {
 		size_t m = sm4x_pass_len(left);
-		unsigned ng = (unsigned)((m + 16 * SM4X_NB - 1) / (16 * SM4X_NB));
+		unsigned ng = sm4x_groups(m);
 		const sm4v cv = SM4V_SET1((int)c);
 		const uint8_t *gct = NULL;
-
-		used = ng > used ? ng : used;
 
 		if (!enc && m == SM4X_PASS && m != left)
 			gct = src;
@@ -1173,7 +1174,7 @@ SM4X_FN __m128i sm4x_gcm(const struct bc_sm4_x86_gcm_key *key, int enc, const ui
 	}
 	if (!len)
 		acc = bc_gcm_x86_final(&key->gh, acc, src, 0, adlen, 0);
-	bc_wipe(x, used * sizeof(x[0]));   /* keystream */
+	bc_wipe(x, sm4x_used_groups(len) * sizeof(x[0]));   /* keystream */
 	bc_wipe(pad, sizeof(pad));
 	return acc;
 }
