@@ -57,7 +57,7 @@ static void aesni_ecb_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, 
 
 /* ---- cbc ----------------------------------------------------------------------------- */
 
-static void aesni_cbc_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+void bc_aes_x86_cbc_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
 	const struct bc_aes_x86_key *k = ctx;
 
@@ -290,7 +290,7 @@ const struct bc_skcipher_alg bc_cbc_aes_aesni = {
 	.name = "cbc(aes)", .driver = "cbc-aes-aesni", .priority = 400, .cpu = BC_CPU_AESNI,
 	.min_keysize = 16, .max_keysize = 32, .ivsize = 16, .blocksize = 16, .min_len = 0, .len_align = 16,
 	.ctxsize = sizeof(struct bc_aes_x86_key), .setkey = bc_aes_x86_setkey,
-	.encrypt = aesni_cbc_encrypt, .decrypt = aesni_cbc_decrypt,
+	.encrypt = bc_aes_x86_cbc_encrypt, .decrypt = aesni_cbc_decrypt,
 };
 
 const struct bc_skcipher_alg bc_ctr_aes_aesni = {

@@ -75,13 +75,6 @@ static void vaes_ecb_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, u
 
 /* ---- cbc ----------------------------------------------------------------------------- */
 
-static void vaes_cbc_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
-{
-	const struct bc_aes_x86_key *k = ctx;
-
-	bc_aes_x86_cbc_chain(&k->enc, iv, src, dst, len / 16);
-}
-
 /* Register i decrypts blocks 2i, 2i+1 and XORs with ciphertext blocks
  * 2i-1, 2i: one unaligned load straddling them, except for i = 0 whose low
  * half is the chaining value; that XOR is folded into the last round's key.
@@ -592,7 +585,7 @@ const struct bc_skcipher_alg bc_cbc_aes_vaes_avx2 = {
 	.name = "cbc(aes)", .driver = "cbc-aes-vaes-avx2", .priority = 500, .cpu = BC_CPU_VAES | BC_CPU_AVX2 | BC_CPU_AESNI,
 	.min_keysize = 16, .max_keysize = 32, .ivsize = 16, .blocksize = 16, .min_len = 0, .len_align = 16,
 	.ctxsize = sizeof(struct bc_aes_x86_key), .setkey = bc_aes_x86_setkey,
-	.encrypt = vaes_cbc_encrypt, .decrypt = vaes_cbc_decrypt,
+	.encrypt = bc_aes_x86_cbc_encrypt, .decrypt = vaes_cbc_decrypt,
 };
 
 const struct bc_skcipher_alg bc_ctr_aes_vaes_avx2 = {

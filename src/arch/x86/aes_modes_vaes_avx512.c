@@ -142,13 +142,6 @@ static BC_X86_AVX512 void zecb_decrypt(const void *ctx, uint8_t *iv, const uint8
 	zecb_cbc(ctx, 0, 0, iv, src, dst, len);
 }
 
-static void zcbc_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
-{
-	const struct bc_aes_x86_key *k = ctx;
-
-	bc_aes_x86_cbc_chain(&k->enc, iv, src, dst, len / 16);
-}
-
 static BC_X86_AVX512 void zcbc_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
 	zecb_cbc(ctx, 0, 1, iv, src, dst, len);
@@ -411,7 +404,7 @@ const struct bc_skcipher_alg bc_cbc_aes_vaes_avx512 = {
 	.cpu = BC_CPU_AVX512 | BC_CPU_VAES | BC_CPU_AVX2 | BC_CPU_AESNI,
 	.min_keysize = 16, .max_keysize = 32, .ivsize = 16, .blocksize = 16, .min_len = 0, .len_align = 16,
 	.ctxsize = sizeof(struct bc_aes_x86_key), .setkey = bc_aes_x86_setkey,
-	.encrypt = zcbc_encrypt, .decrypt = zcbc_decrypt,
+	.encrypt = bc_aes_x86_cbc_encrypt, .decrypt = zcbc_decrypt,
 };
 
 const struct bc_skcipher_alg bc_ctr_aes_vaes_avx512 = {

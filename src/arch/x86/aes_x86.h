@@ -41,6 +41,9 @@ void bc_aes_x86_cbc_chain(const struct bc_aes_x86_ek *k, uint8_t st[16], const u
                           size_t nblocks);
 void bc_aes_x86_cbc_dec(const struct bc_aes_x86_key *k, uint8_t iv[16], const uint8_t *src, uint8_t *dst,
                         size_t nblocks);
+/* cbc(aes) encryption, serial by nature, so the same for every x86 cbc
+ * driver (ctx: a struct bc_aes_x86_key). */
+void bc_aes_x86_cbc_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len);
 /* CTR over len bytes (any length), writing the next unused counter to ctr. */
 void bc_aes_x86_ctr(const struct bc_aes_x86_ek *k, uint8_t ctr[16], const uint8_t *src, uint8_t *dst, size_t len);
 /* PSHUFB controls for XTS ciphertext stealing: 16 + s shifts a block down
