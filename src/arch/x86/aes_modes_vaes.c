@@ -445,19 +445,6 @@ static BC_X86_VAES_VPCLMUL void vaes_xts_head(const uint8_t (*rk)[16], unsigned 
 		bc_aes_x86_store(dst, bc_aes_x86_xts1(rk, nr, enc, _mm256_castsi256_si128(s), bc_aes_x86_load(src)));
 }
 
-/* A message's tweak for block j >= 0 from the first one (x^56 at a time). */
-BC_X86_INLINE BC_X86_VPCLMUL __m128i vaes_xts_tweak_at(__m128i t, size_t j)
-{
-	const __m256i poly = bc_x86_xts_poly256();
-	__m256i v = _mm256_zextsi128_si256(t);
-
-	for (; j > 56; j -= 56)
-		v = bc_x86_xts_mul_xk_256(v, 56, poly);
-	if (j)
-		v = bc_x86_xts_mul_xk_256(v, (unsigned)j, poly);
-	return _mm256_castsi256_si128(v);
-}
-
 /* Stealing starts early when its tweak is a few steps away, so that its
  * two dependent AES latencies hide under the bulk: the first before the
  * batches, the second after the first batch (placed any earlier, its wait
@@ -488,11 +475,11 @@ BC_X86_INLINE BC_X86_VAES_VPCLMUL void vaes_xts_from(const uint8_t (*rk)[16], co
 	bc_x86_wipe16(tk);
 	if (!nb) {
 		if (rest)
-			bc_aes_x86_xts_steal(rk, nr, enc, vaes_xts_tweak_at(t, whole), src + 16 * whole, dst + 16 * whole, rest);
+			bc_aes_x86_xts_steal(rk, nr, enc, bc_x86_xts_tweak_at(t, whole), src + 16 * whole, dst + 16 * whole, rest);
 		return;
 	}
 	if (early)
-		b.steal[0] = bc_aes_x86_xts_steal1(rk, nr, enc, vaes_xts_tweak_at(t, whole), src + 16 * whole,
+		b.steal[0] = bc_aes_x86_xts_steal1(rk, nr, enc, bc_x86_xts_tweak_at(t, whole), src + 16 * whole,
 		                             dst + 16 * whole, rest, &b.steal[1]);
 	s = _mm256_set_m128i(bc_x86_xts_mul_x(t, bc_x86_xts_mask()), t);
 	b.k0 = bc_aes_x86_rk256(rk, 0);

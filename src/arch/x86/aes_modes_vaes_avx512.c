@@ -296,16 +296,6 @@ BC_X86_INLINE BC_X86_AVX512 __m512i xts512_mul_xk(__m512i t, __m512i k)
 	                                 _mm512_clmulepi64_epi128(out, poly, 0x01), 0x96);
 }
 
-/* The tweak of block j from t, the tweak of block 0. */
-BC_X86_INLINE BC_X86_AVX512 __m128i xts512_tweak_at(__m128i t, size_t j)
-{
-	__m512i v = _mm512_castsi128_si512(t);
-
-	for (; j > 56; j -= 56)
-		v = xts512_mul_xk(v, _mm512_set1_epi64(56));
-	return _mm512_castsi512_si128(xts512_mul_xk(v, _mm512_set1_epi64((long long)j)));
-}
-
 /* Blocks 0..n-1 (n >= 1) from src to dst, block 0's tweak t: whole
  * batches, then what is left in one masked batch of four or eight
  * registers. Returns the tweak of block n. rk: the encryption or the
@@ -334,7 +324,7 @@ BC_X86_INLINE BC_X86_AVX512 __m128i xts512_blocks(const uint8_t (*rk)[16], const
 		z_batch(rk, nr, enc, Z_XTS, NULL, tw, src, dst, Z_REGS, 1, left);
 	else if (left)
 		z_batch(rk, nr, enc, Z_XTS, NULL, tw, src, dst, Z_REGS / 2, 1, left);
-	return xts512_tweak_at(_mm512_castsi512_si128(tw[0]), left);
+	return bc_x86_xts_tweak_at(_mm512_castsi512_si128(tw[0]), left);
 }
 
 BC_X86_INLINE BC_X86_AVX512 void xts512(const struct bc_aes_x86_xts_ctx *c, const uint8_t *iv, const uint8_t *src,
@@ -354,7 +344,7 @@ BC_X86_INLINE BC_X86_AVX512 void xts512(const struct bc_aes_x86_xts_ctx *c, cons
 	t = _mm_aesenclast_si128(t, bc_aes_x86_rk(k2, nr));
 	/* blocks n, n+1 are disjoint from the rest: dst == src works */
 	if (early)
-		bc_aes_x86_xts_steal(rk, nr, enc, xts512_tweak_at(t, n), src + 16 * n, dst + 16 * n, rest);
+		bc_aes_x86_xts_steal(rk, nr, enc, bc_x86_xts_tweak_at(t, n), src + 16 * n, dst + 16 * n, rest);
 	t = xts512_blocks(rk, nr, enc, t, src, dst, n);
 	if (rest && !early)
 		bc_aes_x86_xts_steal(rk, nr, enc, t, src + 16 * n, dst + 16 * n, rest);

@@ -81,6 +81,19 @@ BC_X86_INLINE BC_X86_VPCLMUL __m256i bc_x86_xts_mul_xk_256(__m256i t, unsigned k
 	                        _mm256_clmulepi64_epi128(out, poly, 0x01));
 }
 
+/* A message's tweak for block j >= 0 from the first one (x^56 at a time). */
+BC_X86_INLINE BC_X86_VPCLMUL __m128i bc_x86_xts_tweak_at(__m128i t, size_t j)
+{
+	const __m256i poly = bc_x86_xts_poly256();
+	__m256i v = _mm256_zextsi128_si256(t);
+
+	for (; j > 56; j -= 56)
+		v = bc_x86_xts_mul_xk_256(v, 56, poly);
+	if (j)
+		v = bc_x86_xts_mul_xk_256(v, (unsigned)j, poly);
+	return _mm256_castsi256_si128(v);
+}
+
 /* ---- partial blocks --------------------------------------------------------------
  * 1..15 bytes moved between memory and the low bytes of an xmm register in
  * 8-, 4-, 2- and 1-byte pieces chosen by the (public) length, so no byte past
