@@ -459,19 +459,30 @@ typedef __m128i bc_gcm_aes_x86_crypt_fn(const struct bc_gcm_aes_x86_ctx *c, cons
                                         __m128i *ej0);
 
 /* The aead operations around a data path (inlined into each driver's, so
- * the call to crypt is direct). */
+ * the call to crypt is direct): the state set up, the data path, the state
+ * (J0 and the AAD's hash) wiped; then the tag made or checked. */
+BC_X86_INLINE BC_X86_GCM_AES __m128i bc_gcm_aes_x86_run(bc_gcm_aes_x86_crypt_fn *crypt, const void *ctx,
+                                                        const uint8_t *iv, size_t ivlen, const uint8_t *ad,
+                                                        size_t adlen, const uint8_t *src, uint8_t *dst, size_t len,
+                                                        int enc, __m128i *ej0)
+{
+	const struct bc_gcm_aes_x86_ctx *c = ctx;
+	struct bc_gcm_x86_state st;
+	__m128i s;
+
+	bc_gcm_x86_start(&c->gh, &st, iv, ivlen, ad, adlen);
+	s = crypt(c, &st, src, dst, len, adlen, enc, ej0);
+	bc_wipe(&st, sizeof(st));
+	return s;
+}
+
 BC_X86_INLINE BC_X86_GCM_AES void bc_gcm_aes_x86_encrypt(bc_gcm_aes_x86_crypt_fn *crypt, const void *ctx,
                                                          const uint8_t *iv, size_t ivlen, const uint8_t *ad,
                                                          size_t adlen, const uint8_t *src, uint8_t *dst, size_t len,
                                                          uint8_t *tag, size_t taglen)
 {
-	const struct bc_gcm_aes_x86_ctx *c = ctx;
-	struct bc_gcm_x86_state st;
-	__m128i s, ej0;
+	__m128i ej0, s = bc_gcm_aes_x86_run(crypt, ctx, iv, ivlen, ad, adlen, src, dst, len, 1, &ej0);
 
-	bc_gcm_x86_start(&c->gh, &st, iv, ivlen, ad, adlen);
-	s = crypt(c, &st, src, dst, len, adlen, 1, &ej0);
-	bc_wipe(&st, sizeof(st));   /* J0 and the AAD's hash */
 	bc_gcm_x86_tag(s, ej0, tag, taglen);
 }
 
@@ -480,13 +491,8 @@ BC_X86_INLINE BC_X86_GCM_AES int bc_gcm_aes_x86_decrypt(bc_gcm_aes_x86_crypt_fn 
                                                         size_t adlen, const uint8_t *src, uint8_t *dst, size_t len,
                                                         const uint8_t *tag, size_t taglen)
 {
-	const struct bc_gcm_aes_x86_ctx *c = ctx;
-	struct bc_gcm_x86_state st;
-	__m128i s, ej0;
+	__m128i ej0, s = bc_gcm_aes_x86_run(crypt, ctx, iv, ivlen, ad, adlen, src, dst, len, 0, &ej0);
 
-	bc_gcm_x86_start(&c->gh, &st, iv, ivlen, ad, adlen);
-	s = crypt(c, &st, src, dst, len, adlen, 0, &ej0);
-	bc_wipe(&st, sizeof(st));   /* J0 and the AAD's hash */
 	return bc_gcm_x86_verify(s, ej0, tag, taglen, dst, len);
 }
 
