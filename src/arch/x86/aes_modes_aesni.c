@@ -107,11 +107,12 @@ static void aesni_cbc_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, 
 
 /* n (1..8) blocks of keystream from counters (hi:lo) + 0..n-1, XORed into
  * len (<= 16n) bytes; a final partial block is read and written in pieces
- * (bc_x86_load_part), so no byte past src or dst is touched. be is counter block (hi:lo) as it lies in
- * memory: the first block is encrypted straight from it, and the others are
- * stepped from it in the vector unit, so a short message's AES does not wait
- * for the GPR loads and the move to xmm. The counter is public: the branch
- * only decides whether the low 64 bits can wrap inside this group. */
+ * (bc_x86_load_part), so no byte past src or dst is touched. be is counter
+ * block (hi:lo) as it lies in memory: the first block is encrypted straight
+ * from it, and the others are stepped from it in the vector unit, so a
+ * short message's AES does not wait for the GPR loads and the move to xmm.
+ * The counter is public: the branch only decides whether the low 64 bits
+ * can wrap inside this group. */
 BC_X86_INLINE BC_X86_AES void aesni_ctr_blocks(const struct bc_aes_x86_ek *k, __m128i be, uint64_t hi, uint64_t lo,
                                                const uint8_t *src, uint8_t *dst, size_t len, const unsigned n)
 {
