@@ -515,20 +515,14 @@ BC_X86_INLINE BC_X86_VAES_VPCLMUL void vaes_xts(const struct bc_aes_x86_xts_ctx 
 {
 	const uint8_t (*rk)[16] = enc ? c->k1.enc.rk : c->k1.dk;
 	const uint8_t (*k2)[16] = c->k2.rk;
-	__m128i t = _mm_xor_si128(bc_aes_x86_load(iv), bc_aes_x86_rk(k2, 0));
-	unsigned r;
+	__m128i t = bc_aes_x86_xts_t_open(k2, nr, iv);
 
-	_Pragma("GCC unroll 14")
-	for (r = 1; r < nr; r++)
-		t = _mm_aesenc_si128(t, bc_aes_x86_rk(k2, r));
 	if (len == 16) {
 		__m128i x = _mm_aesenclast_si128(t, _mm_xor_si128(bc_aes_x86_rk(k2, nr),
 		                                 _mm_xor_si128(bc_aes_x86_load(src), bc_aes_x86_rk(rk, 0)))), kl;
 
 		t = _mm_aesenclast_si128(t, bc_aes_x86_rk(k2, nr));
-		_Pragma("GCC unroll 14")
-		for (r = 1; r < nr; r++)
-			x = enc ? _mm_aesenc_si128(x, bc_aes_x86_rk(rk, r)) : _mm_aesdec_si128(x, bc_aes_x86_rk(rk, r));
+		x = bc_aes_x86_mid1(rk, nr, enc, x);
 		kl = _mm_xor_si128(t, bc_aes_x86_rk(rk, nr));
 		bc_aes_x86_store(dst, enc ? _mm_aesenclast_si128(x, kl) : _mm_aesdeclast_si128(x, kl));
 		return;

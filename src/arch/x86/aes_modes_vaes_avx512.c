@@ -334,14 +334,8 @@ BC_X86_INLINE BC_X86_AVX512 void xts512(const struct bc_aes_x86_xts_ctx *c, cons
 	size_t rest = len % 16, n = len / 16 - (rest != 0);
 	const int early = rest && n <= XTS512_STEAL_EARLY_MAX;
 	const uint8_t (*k2)[16] = c->k2.rk, (*rk)[16] = enc ? c->k1.enc.rk : c->k1.dk;
-	__m128i t;
-	unsigned r;
+	__m128i t = _mm_aesenclast_si128(bc_aes_x86_xts_t_open(k2, nr, iv), bc_aes_x86_rk(k2, nr));
 
-	t = _mm_xor_si128(bc_aes_x86_load(iv), bc_aes_x86_rk(k2, 0));
-	_Pragma("GCC unroll 14")
-	for (r = 1; r < nr; r++)
-		t = _mm_aesenc_si128(t, bc_aes_x86_rk(k2, r));
-	t = _mm_aesenclast_si128(t, bc_aes_x86_rk(k2, nr));
 	/* blocks n, n+1 are disjoint from the rest: dst == src works */
 	if (early)
 		bc_aes_x86_xts_steal(rk, nr, enc, bc_x86_xts_tweak_at(t, n), src + 16 * n, dst + 16 * n, rest);

@@ -145,20 +145,34 @@ BC_X86_INLINE BC_X86_AES __m128i bc_aes_x86_dec1(const struct bc_aes_x86_key *k,
 	return x;
 }
 
+/* Only the middle rounds 1..Nr-1 of one block (AESENC, or AESDEC with the
+ * dk array), for callers that fold the first and last round keys into
+ * their own XORs; nr a constant, so the rounds unroll. */
+BC_X86_INLINE BC_X86_AES __m128i bc_aes_x86_mid1(const uint8_t (*rk)[16], const unsigned nr, const int enc, __m128i x)
+{
+	_Pragma("GCC unroll 14")
+	for (unsigned r = 1; r < nr; r++)
+		x = enc ? _mm_aesenc_si128(x, bc_aes_x86_rk(rk, r)) : _mm_aesdec_si128(x, bc_aes_x86_rk(rk, r));
+	return x;
+}
+
 /* ---- xts: one block, and ciphertext stealing (the VAES drivers' too) -------------- */
+
+/* E_K2(iv), the first tweak, but for its last round: the caller adds
+ * AESENCLAST with K2_Nr, or folds more into that key. */
+BC_X86_INLINE BC_X86_AES __m128i bc_aes_x86_xts_t_open(const uint8_t (*k2)[16], const unsigned nr, const uint8_t *iv)
+{
+	return bc_aes_x86_mid1(k2, nr, 1, _mm_xor_si128(bc_aes_x86_load(iv), bc_aes_x86_rk(k2, 0)));
+}
 
 /* One block through AES with tweak t (t ^ K_0 and t ^ K_Nr are the first
  * and last round keys, so the whitening costs nothing on the AES chain). */
 BC_X86_INLINE BC_X86_AES __m128i bc_aes_x86_xts1(const uint8_t (*rk)[16], const unsigned nr, const int enc, __m128i t,
                                                  __m128i p)
 {
-	__m128i x = _mm_xor_si128(p, _mm_xor_si128(t, bc_aes_x86_rk(rk, 0))), kl;
-	unsigned r;
+	__m128i x = bc_aes_x86_mid1(rk, nr, enc, _mm_xor_si128(p, _mm_xor_si128(t, bc_aes_x86_rk(rk, 0))));
+	__m128i kl = _mm_xor_si128(t, bc_aes_x86_rk(rk, nr));
 
-	_Pragma("GCC unroll 14")
-	for (r = 1; r < nr; r++)
-		x = enc ? _mm_aesenc_si128(x, bc_aes_x86_rk(rk, r)) : _mm_aesdec_si128(x, bc_aes_x86_rk(rk, r));
-	kl = _mm_xor_si128(t, bc_aes_x86_rk(rk, nr));
 	return enc ? _mm_aesenclast_si128(x, kl) : _mm_aesdeclast_si128(x, kl);
 }
 
