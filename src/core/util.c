@@ -7,13 +7,6 @@
  * pointer and clobbers memory makes the stores observable (the
  * explicit_bzero technique) while memset stays fast; elsewhere, a byte loop
  * through a volatile pointer. */
-__attribute__((noinline)) void bc_burn_stack(void)
-{
-	uint8_t buf[BC_BURN_STACK];
-
-	bc_wipe(buf, sizeof(buf));
-}
-
 void bc_wipe(void *p, size_t len)
 {
 #if defined(__GNUC__)
@@ -25,6 +18,14 @@ void bc_wipe(void *p, size_t len)
 	while (len--)
 		*v++ = 0;
 #endif
+}
+
+/* noinline: its frame must lie where the caller's callee had its own. */
+__attribute__((noinline)) void bc_burn_stack(void)
+{
+	uint8_t buf[BC_BURN_STACK];
+
+	bc_wipe(buf, sizeof(buf));
 }
 
 /* Every byte is read whatever the data; the result depends only on the OR of

@@ -472,7 +472,7 @@ BC_X86_INLINE BC_X86_VAES_VPCLMUL void vaes_xts_from(const uint8_t (*rk)[16], co
 	vaes_xts_head(rk, nr, enc, t, src, dst, head);
 	BC_X86_OPAQUE(tp);   /* so T is read back, not kept in a register over the call */
 	t = _mm_load_si128((const __m128i *)tp);
-	bc_x86_wipe16(tk);
+	bc_wipe(tk, sizeof(tk));
 	if (!nb) {
 		if (rest)
 			bc_aes_x86_xts_steal(rk, nr, enc, bc_x86_xts_tweak_at(t, whole), src + 16 * whole, dst + 16 * whole, rest);

@@ -27,14 +27,6 @@
  * key on the stack after the call. Emits no instruction. */
 #define BC_X86_OPAQUE(p) __asm__ volatile("" : "+r"(p))
 
-/* Zeroes 16 bytes that held key-derived data, in one store the compiler
- * cannot drop (the memory clobber makes the store observable). */
-BC_X86_INLINE BC_X86_SSE void bc_x86_wipe16(void *p)
-{
-	_mm_store_si128((__m128i *)p, _mm_setzero_si128());
-	__asm__ volatile("" : : "r"(p) : "memory");
-}
-
 /* ---- byte order ---------------------------------------------------------------- */
 
 /* Reverses the 16 bytes of each 128-bit lane: big-endian counter <-> integer. */
