@@ -38,7 +38,8 @@ BC_X86_INLINE BC_X86_VAES_VPCLMUL int gcm_vaes_bytewise(__m256i ctr2)
 
 /* A group's eight registers of counter blocks, whitened; pub: the counter
  * is public, so the bytewise stepping may be chosen from its value. */
-BC_X86_INLINE BC_X86_VAES_VPCLMUL void gcm_vaes_open(const struct bc_gcm_aes_x86_ctx *c, __m256i *x, __m256i ctr2, int pub)
+BC_X86_INLINE BC_X86_VAES_VPCLMUL void gcm_vaes_open(const struct bc_gcm_aes_x86_ctx *c, __m256i *x, __m256i ctr2,
+                                                     int pub)
 {
 	__m256i key = bc_aes_x86_rk256(c->aes.rk, 0);
 
@@ -51,7 +52,7 @@ BC_X86_INLINE BC_X86_VAES_VPCLMUL void gcm_vaes_open(const struct bc_gcm_aes_x86
 /* A group's last round and output: AESENCLAST(x, K_Nr ^ P) is the
  * ciphertext, so the data XOR stays off the end of the AES chain. */
 BC_X86_INLINE BC_X86_VAES_VPCLMUL void gcm_vaes_close(const struct bc_gcm_aes_x86_ctx *c, const unsigned nr, __m256i *x,
-                                                  const uint8_t *src, uint8_t *dst)
+                                                      const uint8_t *src, uint8_t *dst)
 {
 	__m256i key = bc_aes_x86_rk256(c->aes.rk, nr);
 
@@ -120,8 +121,8 @@ BC_X86_INLINE BC_X86_VAES_VPCLMUL void gcm_vaes_close(const struct bc_gcm_aes_x8
  * ctr2: the group's first two counter blocks, reflected, one per lane.
  * nr (10, 12, 14) a constant. */
 BC_X86_INLINE BC_X86_VAES_VPCLMUL __m128i gcm_vaes_group(const struct bc_gcm_aes_x86_ctx *c, __m128i acc, __m256i ctr2,
-                                                     const uint8_t *src, uint8_t *dst, const uint8_t *gsrc,
-                                                     const unsigned nr, int pub)
+                                                         const uint8_t *src, uint8_t *dst, const uint8_t *gsrc,
+                                                         const unsigned nr, int pub)
 {
 	const __m256i bswap = bc_x86_bswap256_mask(), acc256 = _mm256_zextsi128_si256(acc);
 	const uint8_t (*rk)[16] = c->aes.rk;
@@ -145,7 +146,7 @@ BC_X86_INLINE BC_X86_VAES_VPCLMUL __m128i gcm_vaes_group(const struct bc_gcm_aes
  * registers of two blocks beside J0, so their latencies overlap. Returns
  * E_K(J0). With m a constant (one call per value) x stays in registers. */
 BC_X86_INLINE BC_X86_VAES_VPCLMUL __m128i gcm_vaes_ks(const struct bc_gcm_aes_x86_ctx *c, __m256i ctr2, __m128i j0,
-                                                  __m256i *x, unsigned m)
+                                                      __m256i *x, unsigned m)
 {
 	const uint8_t (*rk)[16] = c->aes.rk;
 	__m256i key = bc_aes_x86_rk256(rk, 0);
@@ -171,7 +172,7 @@ BC_X86_INLINE BC_X86_VAES_VPCLMUL __m128i gcm_vaes_ks(const struct bc_gcm_aes_x8
  * partial block is read and written in pieces, so nothing past src + len or
  * dst + len is touched. */
 BC_X86_INLINE BC_X86_VAES_VPCLMUL __m128i gcm_vaes_tail(const struct bc_gcm_aes_x86_ctx *c, __m256i ctr2, __m128i j0,
-                                                    const uint8_t *src, uint8_t *dst, size_t len)
+                                                        const uint8_t *src, uint8_t *dst, size_t len)
 {
 	unsigned full = (unsigned)len / 16, part = (unsigned)len % 16, m = (full + (part != 0) + 1) / 2, i;
 	__m256i x[8];
@@ -208,9 +209,10 @@ BC_X86_INLINE BC_X86_VAES_VPCLMUL __m128i gcm_vaes_tail(const struct bc_gcm_aes_
  * key's round count as a constant. When encrypting, each group is hashed
  * during the next one's rounds; the first has no predecessor, and the
  * last is left in *pend for the caller to hash beside the tail's rounds. */
-BC_X86_INLINE BC_X86_VAES_VPCLMUL __m128i gcm_vaes_groups(const struct bc_gcm_aes_x86_ctx *c, __m128i acc, __m256i *ctr2,
-                                                      const uint8_t *src, uint8_t *dst, size_t groups, int enc,
-                                                      const uint8_t **pend, const unsigned nr, int pub)
+BC_X86_INLINE BC_X86_VAES_VPCLMUL __m128i gcm_vaes_groups(const struct bc_gcm_aes_x86_ctx *c, __m128i acc,
+                                                          __m256i *ctr2, const uint8_t *src, uint8_t *dst,
+                                                          size_t groups, int enc, const uint8_t **pend,
+                                                          const unsigned nr, int pub)
 {
 	const __m256i sixteen = _mm256_set_epi32(0, 0, 0, 16, 0, 0, 0, 16);
 
@@ -232,8 +234,8 @@ BC_X86_INLINE BC_X86_VAES_VPCLMUL __m128i gcm_vaes_groups(const struct bc_gcm_ae
 }
 
 static BC_X86_VAES_VPCLMUL __m128i gcm_vaes_bulk(const struct bc_gcm_aes_x86_ctx *c, __m128i acc, __m256i *ctr2,
-                                             const uint8_t *src, uint8_t *dst, size_t groups, int enc,
-                                             const uint8_t **pend, int pub)
+                                                 const uint8_t *src, uint8_t *dst, size_t groups, int enc,
+                                                 const uint8_t **pend, int pub)
 {
 	switch (c->aes.rounds) {
 	case 10: return gcm_vaes_groups(c, acc, ctr2, src, dst, groups, enc, pend, 10, pub);
@@ -247,8 +249,8 @@ static BC_X86_VAES_VPCLMUL __m128i gcm_vaes_bulk(const struct bc_gcm_aes_x86_ctx
  * written when decrypting (in place it would be gone), from dst after
  * when encrypting. */
 static BC_X86_VAES_VPCLMUL __m128i gcm_vaes_crypt(const struct bc_gcm_aes_x86_ctx *c, const struct bc_gcm_x86_state *st,
-                                              const uint8_t *src, uint8_t *dst, size_t len, size_t adlen, int enc,
-                                              __m128i *ej0)
+                                                  const uint8_t *src, uint8_t *dst, size_t len, size_t adlen, int enc,
+                                                  __m128i *ej0)
 {
 	__m256i ctr2 = _mm256_add_epi32(_mm256_broadcastsi128_si256(st->ctr), _mm256_set_epi32(0, 0, 0, 1, 0, 0, 0, 0));
 	__m128i acc = st->acc;
@@ -275,15 +277,15 @@ static BC_X86_VAES_VPCLMUL __m128i gcm_vaes_crypt(const struct bc_gcm_aes_x86_ct
 }
 
 static BC_X86_VAES_VPCLMUL void gcm_vaes_encrypt(const void *ctx, const uint8_t *iv, size_t ivlen, const uint8_t *ad,
-                                             size_t adlen, const uint8_t *src, uint8_t *dst, size_t len,
-                                             uint8_t *tag, size_t taglen)
+                                                 size_t adlen, const uint8_t *src, uint8_t *dst, size_t len,
+                                                 uint8_t *tag, size_t taglen)
 {
 	bc_gcm_aes_x86_encrypt(gcm_vaes_crypt, ctx, iv, ivlen, ad, adlen, src, dst, len, tag, taglen);
 }
 
 static BC_X86_VAES_VPCLMUL int gcm_vaes_decrypt(const void *ctx, const uint8_t *iv, size_t ivlen, const uint8_t *ad,
-                                            size_t adlen, const uint8_t *src, uint8_t *dst, size_t len,
-                                            const uint8_t *tag, size_t taglen)
+                                                size_t adlen, const uint8_t *src, uint8_t *dst, size_t len,
+                                                const uint8_t *tag, size_t taglen)
 {
 	return bc_gcm_aes_x86_decrypt(gcm_vaes_crypt, ctx, iv, ivlen, ad, adlen, src, dst, len, tag, taglen);
 }
