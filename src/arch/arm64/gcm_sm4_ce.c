@@ -26,9 +26,9 @@ static int gcm_sm4_ce_setkey(void *ctx, const uint8_t *key, size_t keylen)
 
 /* Out of line: it spills round keys and H powers, which the callers then
  * burn (bc_burn_stack). */
-static __attribute__((noinline)) void gcm_sm4_ce_crypt(const struct gcm_sm4_ce_ctx *c, int dec, const uint8_t *iv, size_t ivlen,
-				   const uint8_t *ad, size_t adlen, const uint8_t *src, uint8_t *dst, size_t len,
-				   uint8_t full[16])
+static __attribute__((noinline)) void gcm_sm4_ce_crypt(const struct gcm_sm4_ce_ctx *c, int dec, const uint8_t *iv,
+						      size_t ivlen, const uint8_t *ad, size_t adlen, const uint8_t *src,
+						      uint8_t *dst, size_t len, uint8_t full[16])
 {
 	struct bc_sm4_ce_regs r;
 
