@@ -96,8 +96,8 @@ bench-peers: $(BUILD)/bench-peers
 	@echo "chart: $(BUILD)/bench-peers.svg"
 
 # The least a 16-byte xts(aes) operation can take in bench-peers' loop, beside blockcrypt (x86-64 only).
-$(BUILD)/bench-floor: bench/floor.c bench/bench_iv.h tools/speed_clock.c $(BUILD)/libblockcrypt.a
-	$(CC) $(CFLAGS_BASE) $(CFLAGS) -Itools -o $@ bench/floor.c tools/speed_clock.c $(BUILD)/libblockcrypt.a $(LDLIBS)
+$(BUILD)/bench-floor: bench/floor.c bench/bench_iv.h src/arch/x86/aes_x86.h tools/speed_clock.c $(BUILD)/libblockcrypt.a
+	$(CC) $(CFLAGS_BASE) $(CFLAGS) -Itools -Isrc/arch/x86 -o $@ bench/floor.c tools/speed_clock.c $(BUILD)/libblockcrypt.a $(LDLIBS)
 
 bench-floor: $(BUILD)/bench-floor
 	$(BUILD)/bench-floor

@@ -4,35 +4,27 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <immintrin.h>
-
 #include "blockcrypt.h"
 #include "bench_iv.h"
 #include "speed.h"
+#include "aes_x86.h"
 
 #define OPS 20000      /* operations per timed run */
 #define RUNS 200       /* the fastest run counts */
 
 /* Keys for the floor kernel: their values do not change its timing. */
-static __m128i rk1[15], rk2[15];
+static _Alignas(16) uint8_t rk1[15][16], rk2[15][16];
 
-/* The floor of any implementation: 2 * nr dependent AES rounds. Every XOR but the IV's whitening
- * is folded into a last round key (AESENC XORs its key after the round, so the whitening before
- * round 1 cannot be), the data block's loads and key sums are off the chain. */
-__attribute__((noinline, target("aes,sse2"))) static void floor_xts1(const uint8_t *iv, const uint8_t *src, uint8_t *dst,
-                                                                    int nr)
+/* The floor of any implementation: xts-aes-vaes-avx2's own one-block path
+ * (bc_aes_x86_xts16: 2 Nr dependent AES instructions, every XOR but the
+ * IV's whitening folded into a round key), without the API around it. */
+__attribute__((noinline, target("aes,sse4.1,ssse3"))) static void floor_xts1(const uint8_t *iv, const uint8_t *src,
+                                                                             uint8_t *dst, int nr)
 {
-	__m128i t = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)iv), rk2[0]), x;
-	int r;
-
-	for (r = 1; r < nr; r++)
-		t = _mm_aesenc_si128(t, rk2[r]);
-	x = _mm_aesenclast_si128(t, _mm_xor_si128(rk2[nr], _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)src),
-	                                                                 rk1[0])));
-	t = _mm_aesenclast_si128(t, rk2[nr]);
-	for (r = 1; r < nr; r++)
-		x = _mm_aesenc_si128(x, rk1[r]);
-	_mm_storeu_si128((__m128i *)(void *)dst, _mm_aesenclast_si128(x, _mm_xor_si128(t, rk1[nr])));
+	if (nr == 10)
+		bc_aes_x86_xts16(rk2, rk1, 10, 1, iv, src, dst);
+	else
+		bc_aes_x86_xts16(rk2, rk1, 14, 1, iv, src, dst);
 }
 
 /* One operation as bench-peers makes it: the IV copied (its bc_op copies it because cbc and ctr
@@ -97,10 +89,8 @@ int main(void)
 	}
 	for (int i = 0; i < 64; i++)
 		key[i] = (uint8_t)(7 * i + 1);
-	for (int i = 0; i < 15; i++) {
-		rk1[i] = _mm_set1_epi32(0x01010101 * (i + 1));
-		rk2[i] = _mm_set1_epi32(0x02020202 * (i + 1));
-	}
+	memset(rk1, 0x11, sizeof(rk1));
+	memset(rk2, 0x22, sizeof(rk2));
 	printf("# 16-byte xts(aes) encryption in bench-peers' loop (IV written byte by byte, copied, then the call),\n"
 	       "# core cycles per operation (fastest of %d runs of %d; core clock from chains of dependent additions):\n"
 	       "# floor = 2 x rounds dependent AES rounds and nothing else, the least any library can take there;\n"

@@ -480,7 +480,7 @@ BC_X86_INLINE BC_X86_VAES_VPCLMUL void vaes_xts_from(const uint8_t (*rk)[16], co
 	}
 	if (early)
 		b.steal[0] = bc_aes_x86_xts_steal1(rk, nr, enc, bc_x86_xts_tweak_at(t, whole), src + 16 * whole,
-		                             dst + 16 * whole, rest, &b.steal[1]);
+		                                   dst + 16 * whole, rest, &b.steal[1]);
 	s = _mm256_set_m128i(bc_x86_xts_mul_x(t, bc_x86_xts_mask()), t);
 	b.k0 = bc_aes_x86_rk256(rk, 0);
 	b.kl = bc_aes_x86_rk256(rk, nr);
@@ -501,33 +501,25 @@ BC_X86_INLINE BC_X86_VAES_VPCLMUL void vaes_xts_from(const uint8_t (*rk)[16], co
 			vaes_xts_batches(rk, nr, enc, &b, src + XTS_BATCH, dst + XTS_BATCH, nb - first);
 	} else if (rest) {
 		bc_aes_x86_xts_steal(rk, nr, enc, _mm256_castsi256_si128(_mm256_load_si256(b.t)), src + XTS_BATCH * nb,
-		               dst + XTS_BATCH * nb, rest);
+		                     dst + XTS_BATCH * nb, rest);
 	}
 	vaes_xts_wipe(&b);
 }
 
-/* The whole message: the first tweak T = E_K2(iv); a single block at once
- * with T still in flight (its last round key carries the data block and
- * K_0 as well, which takes an XOR off the chain); otherwise the rest from T. */
+/* The whole message: a single block at once (bc_aes_x86_xts16), otherwise
+ * the first tweak T = E_K2(iv) and the rest from it. */
 BC_X86_INLINE BC_X86_VAES_VPCLMUL void vaes_xts(const struct bc_aes_x86_xts_ctx *c, const uint8_t *iv,
                                                 const uint8_t *src, uint8_t *dst, size_t len, const int enc,
                                                 const unsigned nr)
 {
 	const uint8_t (*rk)[16] = enc ? c->k1.enc.rk : c->k1.dk;
 	const uint8_t (*k2)[16] = c->k2.rk;
-	__m128i t = bc_aes_x86_xts_t_open(k2, nr, iv);
 
-	if (len == 16) {
-		__m128i x = _mm_aesenclast_si128(t, _mm_xor_si128(bc_aes_x86_rk(k2, nr),
-		                                 _mm_xor_si128(bc_aes_x86_load(src), bc_aes_x86_rk(rk, 0)))), kl;
-
-		t = _mm_aesenclast_si128(t, bc_aes_x86_rk(k2, nr));
-		x = bc_aes_x86_mid1(rk, nr, enc, x);
-		kl = _mm_xor_si128(t, bc_aes_x86_rk(rk, nr));
-		bc_aes_x86_store(dst, enc ? _mm_aesenclast_si128(x, kl) : _mm_aesdeclast_si128(x, kl));
-		return;
-	}
-	vaes_xts_from(rk, nr, enc, _mm_aesenclast_si128(t, bc_aes_x86_rk(k2, nr)), src, dst, len);
+	if (len == 16)
+		bc_aes_x86_xts16(k2, rk, nr, enc, iv, src, dst);
+	else
+		vaes_xts_from(rk, nr, enc, _mm_aesenclast_si128(bc_aes_x86_xts_t_open(k2, nr, iv), bc_aes_x86_rk(k2, nr)),
+		              src, dst, len);
 }
 
 BC_X86_VAES_VPCLMUL void bc_aes_vaes_xts_crypt(const struct bc_aes_x86_xts_ctx *c, const uint8_t *iv,

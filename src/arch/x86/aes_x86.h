@@ -165,6 +165,23 @@ BC_X86_INLINE BC_X86_AES __m128i bc_aes_x86_xts_t_open(const uint8_t (*k2)[16], 
 	return bc_aes_x86_mid1(k2, nr, 1, _mm_xor_si128(bc_aes_x86_load(iv), bc_aes_x86_rk(k2, 0)));
 }
 
+/* A whole 16-byte message: T = E_K2(iv) with the block's AES right behind
+ * it, T still in flight (its last round key carries the data block and
+ * K_0 as well, which takes an XOR off the chain): 2 Nr dependent AES
+ * instructions and nothing else. rk: k1's encryption or decryption keys. */
+BC_X86_INLINE BC_X86_AES void bc_aes_x86_xts16(const uint8_t (*k2)[16], const uint8_t (*rk)[16], const unsigned nr,
+                                               const int enc, const uint8_t *iv, const uint8_t *src, uint8_t *dst)
+{
+	__m128i t = bc_aes_x86_xts_t_open(k2, nr, iv), kl;
+	__m128i x = _mm_aesenclast_si128(t, _mm_xor_si128(bc_aes_x86_rk(k2, nr),
+	                                                  _mm_xor_si128(bc_aes_x86_load(src), bc_aes_x86_rk(rk, 0))));
+
+	t = _mm_aesenclast_si128(t, bc_aes_x86_rk(k2, nr));
+	x = bc_aes_x86_mid1(rk, nr, enc, x);
+	kl = _mm_xor_si128(t, bc_aes_x86_rk(rk, nr));
+	bc_aes_x86_store(dst, enc ? _mm_aesenclast_si128(x, kl) : _mm_aesdeclast_si128(x, kl));
+}
+
 /* One block through AES with tweak t (t ^ K_0 and t ^ K_Nr are the first
  * and last round keys, so the whitening costs nothing on the AES chain). */
 BC_X86_INLINE BC_X86_AES __m128i bc_aes_x86_xts1(const uint8_t (*rk)[16], const unsigned nr, const int enc, __m128i t,
