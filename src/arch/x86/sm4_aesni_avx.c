@@ -9,7 +9,23 @@
 
 /* The one-block paths of sm4_x86.h, also for the 256-bit AES-NI drivers
  * (a lone block fits 128 bits). */
-BC_SM4_X86_EXPORT_SERIAL(bc_sm4_x86)
+__attribute__((target(SM4X_TARGET)))
+void bc_sm4_x86_crypt1(const uint32_t kpre[32], uint8_t dst[16], const uint8_t src[16])
+{
+	sm4x_crypt1(kpre, dst, src);
+}
+
+__attribute__((target(SM4X_TARGET)))
+void bc_sm4_x86_mac(const void *ctx, uint8_t st[16], const uint8_t *src, size_t nblocks)
+{
+	sm4x_mac(ctx, st, src, nblocks);
+}
+
+__attribute__((target(SM4X_TARGET)))
+void bc_sm4_x86_cbc_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+{
+	sm4x_cbc_encrypt(ctx, iv, src, dst, len);
+}
 
 /* ---- key schedule ----------------------------------------------------------------------
  * K_{i+4} = K_i ^ L'(tau(K_{i+1} ^ K_{i+2} ^ K_{i+3} ^ CK_i)), L'(B) = B ^ B<<<13 ^ B<<<23;

@@ -3,8 +3,8 @@
 #include "drivers.h"
 
 #if defined(__x86_64__)
-/* sm4_x86.h at 16 blocks per register: 128 blocks in flight per pass, the
- * serial paths (one block, CBC encryption, the MACs) the 256-bit GFNI driver's. */
+/* sm4_x86.h at 16 blocks per register: 128 blocks in flight per pass; the
+ * eight-chain MAC is the 256-bit GFNI driver's. */
 #define SM4X_BITS 512
 #define SM4X_VAES 0
 #define SM4X_GFNI 1

@@ -3,7 +3,7 @@
 
 /*
  * Each including file first defines the width it instantiates:
- *   SM4X_BITS 128 or 256, SM4X_VAES 1 where VAESENCLAST works on a whole ymm,
+ *   SM4X_BITS 128, 256 or (GFNI, x86-64) 512, SM4X_VAES 1 where VAESENCLAST works on a whole ymm,
  *   SM4X_GFNI 1 where the S-box is GF2P8AFFINEINVQB instead (see below),
  *   SM4X_TARGET the instruction sets of its functions (a target attribute string).
  * Everything below the first section is then written once against the
@@ -130,27 +130,6 @@ int  bc_sm4_x86_setkey(void *ctx, const uint8_t *key, size_t keylen);
 int  bc_sm4_x86_skcipher_setkey(void *ctx, const uint8_t *key, size_t keylen, unsigned flags);
 int  bc_sm4_x86_xts_setkey(void *ctx, const uint8_t *key, size_t keylen, unsigned flags);
 int  bc_sm4_x86_gcm_setkey(void *ctx, const uint8_t *key, size_t keylen);
-
-/* A width's serial paths (one block, the CBC chain, the MACs) exported as
- * pfx_crypt1, pfx_mac, pfx_cbc_encrypt, for the wider drivers that share
- * them (see sm4x_crypt1 below). */
-#define BC_SM4_X86_EXPORT_SERIAL(pfx)                                                                 \
-	__attribute__((target(SM4X_TARGET))) void pfx##_crypt1(const uint32_t kpre[32], uint8_t dst[16], \
-	                                                       const uint8_t src[16])                   \
-	{                                                                                             \
-		sm4x_crypt1(kpre, dst, src);                                                          \
-	}                                                                                             \
-	__attribute__((target(SM4X_TARGET))) void pfx##_mac(const void *ctx, uint8_t st[16],          \
-	                                                    const uint8_t *src, size_t nblocks)          \
-	{                                                                                             \
-		sm4x_mac(ctx, st, src, nblocks);                                                      \
-	}                                                                                             \
-	__attribute__((target(SM4X_TARGET))) void pfx##_cbc_encrypt(const void *ctx, uint8_t *iv,     \
-	                                                            const uint8_t *src, uint8_t *dst,    \
-	                                                            size_t len)                          \
-	{                                                                                             \
-		sm4x_cbc_encrypt(ctx, iv, src, dst, len);                                             \
-	}
 
 /* Every driver of one width, its dedicated operations passed in. */
 #define BC_SM4_X86_DRIVERS(id, impl, cprio, mprio, cpubits, gcmbits)                                  \
@@ -746,7 +725,8 @@ SM4X_FN sm4v sm4x_round1(sm4v c, sm4v y)
 #endif
 
 #if SM4X_BITS == 128 || SM4X_GFNI
-/* kpre: the round keys through pre() */
+/* (With GFNI also on zmm: a lone block costs the same latency there.)
+ * kpre: the round keys through pre() */
 SM4X_FN __m128i sm4x_block1(const uint32_t *kpre, __m128i blk)
 {
 	sm4v v = sm4x_m(SM4V_SHUF(SM4V_BCAST128(blk), SM4V_C(SM4X_BSWAP32)));
@@ -809,21 +789,13 @@ SM4X_API void sm4x_cbc_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src,
 }
 #else
 /* The 256-bit AES-NI drivers share the 128-bit driver's one-block paths
- * (sm4_aesni_avx.c exports them), where a lone block fits 128 bits; the
- * 512-bit GFNI driver the 256-bit one's (sm4_gfni_avx2.c), whose serial
- * chains are no faster on zmm. */
-#if SM4X_BITS == 512
-#define sm4x_crypt1 bc_sm4_gfni_crypt1
-#define sm4x_mac bc_sm4_gfni_mac
-#define sm4x_cbc_encrypt bc_sm4_gfni_cbc_encrypt
-#else
+ * (sm4_aesni_avx.c exports them), where a lone block fits 128 bits. */
+void bc_sm4_x86_crypt1(const uint32_t kpre[32], uint8_t dst[16], const uint8_t src[16]);
+void bc_sm4_x86_mac(const void *ctx, uint8_t st[16], const uint8_t *src, size_t nblocks);
+void bc_sm4_x86_cbc_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len);
 #define sm4x_crypt1 bc_sm4_x86_crypt1
 #define sm4x_mac bc_sm4_x86_mac
 #define sm4x_cbc_encrypt bc_sm4_x86_cbc_encrypt
-#endif
-void sm4x_crypt1(const uint32_t kpre[32], uint8_t dst[16], const uint8_t src[16]);
-void sm4x_mac(const void *ctx, uint8_t st[16], const uint8_t *src, size_t nblocks);
-void sm4x_cbc_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len);
 
 SM4X_FN __m128i sm4x_enc1(const uint32_t *kpre, __m128i v)
 {
