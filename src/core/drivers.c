@@ -67,6 +67,7 @@ const struct bc_aead_alg *const bc_aead_drivers[] = {
 	&bc_gcm_aes_aesni,
 #if defined(__x86_64__)
 	&bc_gcm_aes_vaes_avx2,
+	&bc_gcm_aes_vaes_avx512,
 #endif
 	/* x86 SM4 (issue 6) */
 	&bc_gcm_sm4_aesni_avx,
