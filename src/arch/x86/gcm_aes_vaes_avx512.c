@@ -172,15 +172,15 @@ BC_X86_INLINE BC_X86_GCM512 __m128i z_reduce(__m512i lo, __m512i hi, __m512i mid
 	return bc_ghash_x86_reduce256(&s);
 }
 
-/* 64 counter blocks encrypted and XORed onto src into dst, while the 64
- * ciphertext blocks at gsrc are hashed into acc (read before dst is
- * written: decrypting in place is fine). nr a constant. */
-BC_X86_INLINE BC_X86_GCM512 __m128i z_stride(const struct gcm512_ctx *g, __m128i acc, __m512i ctr4, const uint8_t *src,
-                                             uint8_t *dst, const uint8_t *gsrc, const unsigned nr, int pub)
+/* A stride's counter blocks from ctr4 through all but the last round into
+ * x, while the 64 ciphertext blocks at gsrc are hashed into acc (returned).
+ * nr a constant. */
+BC_X86_INLINE BC_X86_GCM512 __m128i z_woven(const struct gcm512_ctx *g, __m128i acc, __m512i *x, __m512i ctr4,
+                                            const uint8_t *gsrc, const unsigned nr, int pub)
 {
 	const __m512i bswap = z_bswap(), acc512 = _mm512_zextsi128_si512(acc);
 	const uint8_t (*rk)[16] = g->c.aes.rk;
-	__m512i x[Z_REGS], lo = _mm512_setzero_si512(), hi = lo, mid = lo;
+	__m512i lo = _mm512_setzero_si512(), hi = lo, mid = lo;
 
 	_Static_assert(offsetof(struct gcm512_ctx, k) - offsetof(struct gcm512_ctx, h) == 1088, "Z_GH");
 	z_open(rk, x, ctr4, pub);
@@ -191,8 +191,19 @@ BC_X86_INLINE BC_X86_GCM512 __m128i z_stride(const struct gcm512_ctx *g, __m128i
 	} else {
 		Z_MID14;
 	}
-	acc = z_reduce(lo, hi, mid);
-	z_close(rk, nr, x, src, dst);
+	return z_reduce(lo, hi, mid);
+}
+
+/* 64 counter blocks encrypted and XORed onto src into dst, while the 64
+ * ciphertext blocks at gsrc are hashed into acc (read before dst is
+ * written: decrypting in place is fine). */
+BC_X86_INLINE BC_X86_GCM512 __m128i z_stride(const struct gcm512_ctx *g, __m128i acc, __m512i ctr4, const uint8_t *src,
+                                             uint8_t *dst, const uint8_t *gsrc, const unsigned nr, int pub)
+{
+	__m512i x[Z_REGS];
+
+	acc = z_woven(g, acc, x, ctr4, gsrc, nr, pub);
+	z_close(g->c.aes.rk, nr, x, src, dst);
 	return acc;
 }
 
@@ -221,66 +232,100 @@ BC_X86_INLINE BC_X86_GCM512 __mmask64 z_bytes(size_t len, unsigned j)
 	return len >= 64 * (size_t)(j + 1) ? ~(__mmask64)0 : len > 64 * (size_t)j ? ((__mmask64)1 << (len - 64 * j)) - 1 : 0;
 }
 
+/* acc folded with the nb (0..64) reflected blocks in v (zeros after them;
+ * room for one register more) and the length block put after them: one
+ * group, or two when they fill all 64 powers. */
+BC_X86_INLINE BC_X86_GCM512 __m128i z_ghash_last(const struct gcm512_ctx *g, __m128i acc, __m512i *v, unsigned nb,
+                                                 __m128i lens)
+{
+	v[nb / 4] = _mm512_mask_broadcast_i32x4(v[nb / 4], (__mmask16)(0xf << (4 * (nb % 4))), lens);
+	if (nb + 1 <= Z_POWERS)
+		return z_ghash(g, acc, v, nb + 1);
+	return z_ghash(g, z_ghash(g, acc, v, 4), v + 1, nb - 3);
+}
+
 /*
- * The last 1..1023 bytes (regs = (len + 63) / 64 registers, a constant per
- * call site) with E_K(J0) beside, and their GHASH with the length block:
+ * The last 0..1023 bytes (regs = (len + 63) / 64 registers, a constant per
+ * call site) with E_K(J0), the GHASH of the stride before them when
+ * encrypting (pend, or NULL), and their own GHASH with the length block:
  * the ciphertext comes from the registers (masked loads and stores, zeros
- * past len), the length block goes in after the last data block, and the
- * lot is one group (two when the data fill all 64 powers). Decryption
- * hashes the ciphertext as loaded, before anything is written (in place).
+ * past len). Decryption hashes the ciphertext as loaded, before the AES in
+ * program order so the two overlap (and before anything is written: in
+ * place). With more than half a stride left and a stride to hash, the
+ * tail is a stride of its own, the hashing woven into its rounds; a shorter
+ * one runs on its registers alone, J0 beside them, the stride hashed apart.
  */
-BC_X86_INLINE BC_X86_GCM512 __m128i z_tail(const struct gcm512_ctx *g, __m128i acc, __m512i ctr4, __m128i j0,
-                                           const uint8_t *src, uint8_t *dst, size_t len, __m128i lens, int enc,
-                                           __m128i *ej0, const unsigned regs)
+BC_X86_INLINE BC_X86_GCM512 __m128i z_tail(const struct gcm512_ctx *g, __m128i acc, __m512i ctr4,
+                                           const struct bc_gcm_x86_state *st, const uint8_t *src, uint8_t *dst,
+                                           size_t len, __m128i lens, int enc, const uint8_t *pend, __m128i *ej0,
+                                           const unsigned regs)
 {
 	const uint8_t (*rk)[16] = g->c.aes.rk;
 	const unsigned nr = g->c.aes.rounds, nb = (unsigned)(len + 15) / 16;
 	const __m512i bswap = z_bswap();
-	__m512i x[Z_REGS + 1], p[Z_REGS], key = z_rk(rk, 0);
-	unsigned r;
+	__m512i x[Z_REGS + 1], p[Z_REGS], v[Z_REGS + 1], key;
+	__m128i j0 = st->j0;
 
-	z_ctrs(x, ctr4, regs, 0);
-	j0 = _mm_xor_si128(j0, _mm512_castsi512_si128(key));
 	_Pragma("GCC unroll 16")
-	for (unsigned j = 0; j < regs; j++) {
-		x[j] = _mm512_xor_si512(x[j], key);
+	for (unsigned j = 0; j < regs; j++)
 		p[j] = _mm512_maskz_loadu_epi8(z_bytes(len, j), src + 64 * j);
-	}
-	for (r = 1; r < nr; r++) {
-		key = z_rk(rk, r);
-		j0 = _mm_aesenc_si128(j0, _mm512_castsi512_si128(key));
+	if (!enc) {
 		_Pragma("GCC unroll 16")
 		for (unsigned j = 0; j < regs; j++)
-			x[j] = _mm512_aesenc_epi128(x[j], key);
+			v[j] = _mm512_shuffle_epi8(p[j], bswap);
+		v[regs] = _mm512_setzero_si512();
+		acc = z_ghash_last(g, acc, v, nb, lens);
 	}
-	key = z_rk(rk, r);
-	*ej0 = _mm_aesenclast_si128(j0, _mm512_castsi512_si128(key));
+	if (pend && regs > Z_REGS / 2) {
+		acc = z_woven(g, acc, x, ctr4, pend, nr, st->ctr_public);
+		*ej0 = bc_aes_x86_enc1(&g->c.aes, j0);
+	} else {
+		if (pend) {
+			_Pragma("GCC unroll 16")
+			for (int j = 0; j < Z_REGS; j++)
+				v[j] = _mm512_shuffle_epi8(_mm512_loadu_si512(pend + 64 * j), bswap);
+			acc = z_ghash(g, acc, v, Z_POWERS);
+		}
+		key = z_rk(rk, 0);
+		z_ctrs(x, ctr4, regs, 0);
+		j0 = _mm_xor_si128(j0, _mm512_castsi512_si128(key));
+		_Pragma("GCC unroll 16")
+		for (unsigned j = 0; j < regs; j++)
+			x[j] = _mm512_xor_si512(x[j], key);
+		for (unsigned r = 1; r < nr; r++) {
+			key = z_rk(rk, r);
+			j0 = _mm_aesenc_si128(j0, _mm512_castsi512_si128(key));
+			_Pragma("GCC unroll 16")
+			for (unsigned j = 0; j < regs; j++)
+				x[j] = _mm512_aesenc_epi128(x[j], key);
+		}
+		*ej0 = _mm_aesenclast_si128(j0, _mm512_castsi512_si128(z_rk(rk, nr)));
+	}
+	key = z_rk(rk, nr);
 	_Pragma("GCC unroll 16")
 	for (unsigned j = 0; j < regs; j++) {
 		__mmask64 mj = z_bytes(len, j);
 		__m512i c = _mm512_maskz_mov_epi8(mj, _mm512_aesenclast_epi128(x[j], _mm512_xor_si512(key, p[j])));
 
 		_mm512_mask_storeu_epi8(dst + 64 * j, mj, c);
-		x[j] = _mm512_shuffle_epi8(enc ? c : p[j], bswap);
+		v[j] = _mm512_shuffle_epi8(c, bswap);
 	}
-	x[regs] = _mm512_setzero_si512();
-	x[nb / 4] = _mm512_mask_broadcast_i32x4(x[nb / 4], (__mmask16)(0xf << (4 * (nb % 4))), lens);
-	if (nb + 1 <= Z_POWERS)
-		acc = z_ghash(g, acc, x, nb + 1);
-	else
-		acc = z_ghash(g, z_ghash(g, acc, x, 4), x + 1, nb - 3);
-	bc_wipe(p, sizeof(p));   /* the plaintext, when encrypting (x ends as ciphertext) */
+	if (enc) {
+		v[regs] = _mm512_setzero_si512();
+		acc = z_ghash_last(g, acc, v, nb, lens);
+	}
+	/* x and p are indexed by constants only and stay in registers (a wipe
+	 * would force them to memory); v, in memory, holds only ciphertext. */
 	return acc;
 }
 
-/* The whole strides, then the tail; the stride before the tail (when
- * encrypting) is hashed before the tail's own group. */
+/* The whole strides, then the tail. nr a constant. */
 BC_X86_INLINE BC_X86_GCM512 __m128i z_crypt(const struct gcm512_ctx *g, const struct bc_gcm_x86_state *st,
                                             const uint8_t *src, uint8_t *dst, size_t len, size_t adlen, int enc,
                                             __m128i *ej0, const unsigned nr)
 {
 	const uint8_t (*rk)[16] = g->c.aes.rk;
-	const __m512i step = _mm512_maskz_set1_epi32(0x1111, Z_POWERS), bswap = z_bswap();
+	const __m512i step = _mm512_maskz_set1_epi32(0x1111, Z_POWERS);
 	__m512i ctr4 = _mm512_add_epi32(_mm512_broadcast_i32x4(st->ctr), _mm512_setr_epi32(0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0,
 	                                                                                     0, 3, 0, 0, 0));
 	__m128i acc = st->acc, lens = bc_ghash_x86_lengths(adlen, len);
@@ -311,32 +356,34 @@ BC_X86_INLINE BC_X86_GCM512 __m128i z_crypt(const struct gcm512_ctx *g, const st
 		if (enc)
 			pend = dst;
 	}
-	if (pend) {
-		__m512i v[Z_REGS];
-
-		_Pragma("GCC unroll 16")
-		for (int j = 0; j < Z_REGS; j++)
-			v[j] = _mm512_shuffle_epi8(_mm512_loadu_si512(pend + 64 * j), bswap);
-		acc = z_ghash(g, acc, v, Z_POWERS);
-	}
 	switch ((left + 63) / 64) {
-	case 0: *ej0 = bc_aes_x86_enc1(&g->c.aes, st->j0); return bc_ghash_x86_group(&g->c.gh, acc, &lens, 1);
-	case 1: return z_tail(g, acc, ctr4, st->j0, src, dst, left, lens, enc, ej0, 1);
-	case 2: return z_tail(g, acc, ctr4, st->j0, src, dst, left, lens, enc, ej0, 2);
-	case 3: return z_tail(g, acc, ctr4, st->j0, src, dst, left, lens, enc, ej0, 3);
-	case 4: return z_tail(g, acc, ctr4, st->j0, src, dst, left, lens, enc, ej0, 4);
-	case 5: return z_tail(g, acc, ctr4, st->j0, src, dst, left, lens, enc, ej0, 5);
-	case 6: return z_tail(g, acc, ctr4, st->j0, src, dst, left, lens, enc, ej0, 6);
-	case 7: return z_tail(g, acc, ctr4, st->j0, src, dst, left, lens, enc, ej0, 7);
-	case 8: return z_tail(g, acc, ctr4, st->j0, src, dst, left, lens, enc, ej0, 8);
-	case 9: return z_tail(g, acc, ctr4, st->j0, src, dst, left, lens, enc, ej0, 9);
-	case 10: return z_tail(g, acc, ctr4, st->j0, src, dst, left, lens, enc, ej0, 10);
-	case 11: return z_tail(g, acc, ctr4, st->j0, src, dst, left, lens, enc, ej0, 11);
-	case 12: return z_tail(g, acc, ctr4, st->j0, src, dst, left, lens, enc, ej0, 12);
-	case 13: return z_tail(g, acc, ctr4, st->j0, src, dst, left, lens, enc, ej0, 13);
-	case 14: return z_tail(g, acc, ctr4, st->j0, src, dst, left, lens, enc, ej0, 14);
-	case 15: return z_tail(g, acc, ctr4, st->j0, src, dst, left, lens, enc, ej0, 15);
-	default: return z_tail(g, acc, ctr4, st->j0, src, dst, left, lens, enc, ej0, 16);
+	case 0:
+		if (pend) {
+			__m512i v[Z_REGS];
+
+			_Pragma("GCC unroll 16")
+			for (int j = 0; j < Z_REGS; j++)
+				v[j] = _mm512_shuffle_epi8(_mm512_loadu_si512(pend + 64 * j), z_bswap());
+			acc = z_ghash(g, acc, v, Z_POWERS);
+		}
+		*ej0 = bc_aes_x86_enc1(&g->c.aes, st->j0);
+		return bc_ghash_x86_group(&g->c.gh, acc, &lens, 1);
+	case 1: return z_tail(g, acc, ctr4, st, src, dst, left, lens, enc, pend, ej0, 1);
+	case 2: return z_tail(g, acc, ctr4, st, src, dst, left, lens, enc, pend, ej0, 2);
+	case 3: return z_tail(g, acc, ctr4, st, src, dst, left, lens, enc, pend, ej0, 3);
+	case 4: return z_tail(g, acc, ctr4, st, src, dst, left, lens, enc, pend, ej0, 4);
+	case 5: return z_tail(g, acc, ctr4, st, src, dst, left, lens, enc, pend, ej0, 5);
+	case 6: return z_tail(g, acc, ctr4, st, src, dst, left, lens, enc, pend, ej0, 6);
+	case 7: return z_tail(g, acc, ctr4, st, src, dst, left, lens, enc, pend, ej0, 7);
+	case 8: return z_tail(g, acc, ctr4, st, src, dst, left, lens, enc, pend, ej0, 8);
+	case 9: return z_tail(g, acc, ctr4, st, src, dst, left, lens, enc, pend, ej0, 9);
+	case 10: return z_tail(g, acc, ctr4, st, src, dst, left, lens, enc, pend, ej0, 10);
+	case 11: return z_tail(g, acc, ctr4, st, src, dst, left, lens, enc, pend, ej0, 11);
+	case 12: return z_tail(g, acc, ctr4, st, src, dst, left, lens, enc, pend, ej0, 12);
+	case 13: return z_tail(g, acc, ctr4, st, src, dst, left, lens, enc, pend, ej0, 13);
+	case 14: return z_tail(g, acc, ctr4, st, src, dst, left, lens, enc, pend, ej0, 14);
+	case 15: return z_tail(g, acc, ctr4, st, src, dst, left, lens, enc, pend, ej0, 15);
+	default: return z_tail(g, acc, ctr4, st, src, dst, left, lens, enc, pend, ej0, 16);
 	}
 }
 
