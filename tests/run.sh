@@ -8,7 +8,7 @@
 # BC_GROUPS (e.g. "native asan") restricts the run to some groups.
 
 BUILD=${BUILD:-build}
-VECTORS=${VECTORS:-../shared/vectors}
+VECTORS=${VECTORS:-tests/vectors}
 export BUILD VECTORS
 # nested makes must not inherit the parent make's jobserver or command-line variables
 unset MAKEFLAGS MFLAGS MAKELEVEL

@@ -3,7 +3,7 @@
 # agreement with OpenSSL (openssl enc/dgst/mac) and the public vectors in $VECTORS.
 NAME=test_cli.sh
 . "$(dirname "$0")/sh_common.sh"
-VECTORS=${VECTORS:-../shared/vectors}
+VECTORS=${VECTORS:-tests/vectors}
 hexof() { od -An -v -tx1 "$@" | tr -d ' \n'; }
 rhex() { head -c "$1" /dev/urandom | hexof; }
 # unhex HEX: the bytes, through printf's octal escapes (POSIX; no xxd needed).
