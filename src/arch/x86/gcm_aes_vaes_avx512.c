@@ -319,6 +319,45 @@ BC_X86_INLINE BC_X86_GCM512 __m128i z_tail(const struct gcm512_ctx *g, __m128i a
 	return acc;
 }
 
+/* The tail after the strides, in a function of its own: inlined into the
+ * strides' loop, its sixteen instances made the register allocation of the
+ * loop worse (measured: 0.183 cycles/byte at 8192 B instead of 0.163). */
+static __attribute__((noinline)) BC_X86_GCM512 __m128i z_last(const struct gcm512_ctx *g, __m128i acc, __m512i ctr4,
+                                                              const struct bc_gcm_x86_state *st, const uint8_t *src,
+                                                              uint8_t *dst, size_t left, __m128i lens, int enc,
+                                                              const uint8_t *pend, __m128i *ej0)
+{
+	switch ((left + 63) / 64) {
+	case 0:
+		if (pend) {
+			__m512i v[Z_REGS];
+
+			_Pragma("GCC unroll 16")
+			for (int j = 0; j < Z_REGS; j++)
+				v[j] = _mm512_shuffle_epi8(_mm512_loadu_si512(pend + 64 * j), z_bswap());
+			acc = z_ghash(g, acc, v, Z_POWERS);
+		}
+		*ej0 = bc_aes_x86_enc1(&g->c.aes, st->j0);
+		return bc_ghash_x86_group(&g->c.gh, acc, &lens, 1);
+	case 1: return z_tail(g, acc, ctr4, st, src, dst, left, lens, enc, pend, ej0, 1);
+	case 2: return z_tail(g, acc, ctr4, st, src, dst, left, lens, enc, pend, ej0, 2);
+	case 3: return z_tail(g, acc, ctr4, st, src, dst, left, lens, enc, pend, ej0, 3);
+	case 4: return z_tail(g, acc, ctr4, st, src, dst, left, lens, enc, pend, ej0, 4);
+	case 5: return z_tail(g, acc, ctr4, st, src, dst, left, lens, enc, pend, ej0, 5);
+	case 6: return z_tail(g, acc, ctr4, st, src, dst, left, lens, enc, pend, ej0, 6);
+	case 7: return z_tail(g, acc, ctr4, st, src, dst, left, lens, enc, pend, ej0, 7);
+	case 8: return z_tail(g, acc, ctr4, st, src, dst, left, lens, enc, pend, ej0, 8);
+	case 9: return z_tail(g, acc, ctr4, st, src, dst, left, lens, enc, pend, ej0, 9);
+	case 10: return z_tail(g, acc, ctr4, st, src, dst, left, lens, enc, pend, ej0, 10);
+	case 11: return z_tail(g, acc, ctr4, st, src, dst, left, lens, enc, pend, ej0, 11);
+	case 12: return z_tail(g, acc, ctr4, st, src, dst, left, lens, enc, pend, ej0, 12);
+	case 13: return z_tail(g, acc, ctr4, st, src, dst, left, lens, enc, pend, ej0, 13);
+	case 14: return z_tail(g, acc, ctr4, st, src, dst, left, lens, enc, pend, ej0, 14);
+	case 15: return z_tail(g, acc, ctr4, st, src, dst, left, lens, enc, pend, ej0, 15);
+	default: return z_tail(g, acc, ctr4, st, src, dst, left, lens, enc, pend, ej0, 16);
+	}
+}
+
 /* The whole strides, then the tail. nr a constant. */
 BC_X86_INLINE BC_X86_GCM512 __m128i z_crypt(const struct gcm512_ctx *g, const struct bc_gcm_x86_state *st,
                                             const uint8_t *src, uint8_t *dst, size_t len, size_t adlen, int enc,
@@ -356,35 +395,7 @@ BC_X86_INLINE BC_X86_GCM512 __m128i z_crypt(const struct gcm512_ctx *g, const st
 		if (enc)
 			pend = dst;
 	}
-	switch ((left + 63) / 64) {
-	case 0:
-		if (pend) {
-			__m512i v[Z_REGS];
-
-			_Pragma("GCC unroll 16")
-			for (int j = 0; j < Z_REGS; j++)
-				v[j] = _mm512_shuffle_epi8(_mm512_loadu_si512(pend + 64 * j), z_bswap());
-			acc = z_ghash(g, acc, v, Z_POWERS);
-		}
-		*ej0 = bc_aes_x86_enc1(&g->c.aes, st->j0);
-		return bc_ghash_x86_group(&g->c.gh, acc, &lens, 1);
-	case 1: return z_tail(g, acc, ctr4, st, src, dst, left, lens, enc, pend, ej0, 1);
-	case 2: return z_tail(g, acc, ctr4, st, src, dst, left, lens, enc, pend, ej0, 2);
-	case 3: return z_tail(g, acc, ctr4, st, src, dst, left, lens, enc, pend, ej0, 3);
-	case 4: return z_tail(g, acc, ctr4, st, src, dst, left, lens, enc, pend, ej0, 4);
-	case 5: return z_tail(g, acc, ctr4, st, src, dst, left, lens, enc, pend, ej0, 5);
-	case 6: return z_tail(g, acc, ctr4, st, src, dst, left, lens, enc, pend, ej0, 6);
-	case 7: return z_tail(g, acc, ctr4, st, src, dst, left, lens, enc, pend, ej0, 7);
-	case 8: return z_tail(g, acc, ctr4, st, src, dst, left, lens, enc, pend, ej0, 8);
-	case 9: return z_tail(g, acc, ctr4, st, src, dst, left, lens, enc, pend, ej0, 9);
-	case 10: return z_tail(g, acc, ctr4, st, src, dst, left, lens, enc, pend, ej0, 10);
-	case 11: return z_tail(g, acc, ctr4, st, src, dst, left, lens, enc, pend, ej0, 11);
-	case 12: return z_tail(g, acc, ctr4, st, src, dst, left, lens, enc, pend, ej0, 12);
-	case 13: return z_tail(g, acc, ctr4, st, src, dst, left, lens, enc, pend, ej0, 13);
-	case 14: return z_tail(g, acc, ctr4, st, src, dst, left, lens, enc, pend, ej0, 14);
-	case 15: return z_tail(g, acc, ctr4, st, src, dst, left, lens, enc, pend, ej0, 15);
-	default: return z_tail(g, acc, ctr4, st, src, dst, left, lens, enc, pend, ej0, 16);
-	}
+	return z_last(g, acc, ctr4, st, src, dst, left, lens, enc, pend, ej0);
 }
 
 /* The data path, one instance per key length; short messages (one or two
