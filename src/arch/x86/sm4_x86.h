@@ -1,4 +1,4 @@
-/* blockcrypt x86: SM4 through AES-NI, the round code and modes shared by the 128-bit (AVX) and 256-bit (AVX2, VAES) drivers.
+/* blockcrypt x86: SM4 through AES-NI or GFNI, the round code and modes shared by the 128-bit (AVX), 256-bit (AVX2, VAES, GFNI) and 512-bit (GFNI) drivers.
  * GB/T 32907-2016 (SM4); NIST SP 800-38A (ECB, CBC, CTR), IEEE 1619-2018 (XTS), NIST SP 800-38D and RFC 8998 (GCM). */
 
 /*
