@@ -19,6 +19,9 @@ if ! command -v pkg-config >/dev/null 2>&1; then
 fi
 [ -n "$pc" ] && ok || bad "blockcrypt.pc not installed"
 libdir=$(dirname "$(dirname "$pc")")
+# the .pc names the directories of this install (PREFIX=/usr), whatever the build was made with
+grep -qx "includedir=/usr/include" "$pc" && grep -qx "libdir=${libdir#$D}" "$pc" && ok ||
+	bad "blockcrypt.pc does not name this install's directories: $(grep dir= "$pc" | tr '\n' ' ')"
 for f in "$libdir/libblockcrypt.so.$version" "$libdir/$soname" "$libdir/libblockcrypt.so" "$libdir/libblockcrypt.a" \
 	"$D/usr/include/blockcrypt.h" "$D/usr/bin/blockcrypt" "$D/usr/share/man/man3/blockcrypt.3" \
 	"$D/usr/share/man/man3/bc_skcipher_alloc.3"; do
