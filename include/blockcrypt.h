@@ -10,6 +10,11 @@
 extern "C" {
 #endif
 
+/* Marks the library's exported functions (it is built with hidden visibility). */
+#ifndef BC_API
+#define BC_API __attribute__((visibility("default")))
+#endif
+
 /*
  * Errors are negative errno values:
  *   -EINVAL  bad key, length or parameter     -ENOENT  unknown algorithm or driver name
@@ -55,6 +60,26 @@ int  bc_aead_encrypt(const bc_aead *tfm, const uint8_t *iv, size_t ivlen, const 
                      const uint8_t *src, uint8_t *dst, size_t len, uint8_t *tag);
 int  bc_aead_decrypt(const bc_aead *tfm, const uint8_t *iv, size_t ivlen, const uint8_t *ad, size_t adlen,
                      const uint8_t *src, uint8_t *dst, size_t len, const uint8_t *tag);
+/* Incremental gcm, for callers that see a message in pieces (streams, the
+ * OpenSSL EVP interface): bc_aead_start with the IV, then the associated data
+ * in any number of bc_aead_update_ad calls, then the text in any number of
+ * bc_aead_update calls of any sizes (src == dst allowed), then bc_aead_final
+ * for the tag (bc_aead_authsize bytes, on decryption too: compare it with the
+ * received tag by bc_memneq). The pieces give the bytes and the tag the
+ * one-shot calls give for their concatenation. A decryption hands out
+ * plaintext before the tag is checked: keep it until bc_aead_final says it
+ * is authentic. AD after text, text or final before start, and a message
+ * past GCM's length limit get -EINVAL and change nothing. A req belongs to
+ * one thread at a time; many reqs may share one keyed tfm, as the one-shot
+ * calls may, as long as no one sets the tfm's key or authsize meanwhile.
+ * bc_aead_start may be called again at any time to begin a new message. */
+typedef struct bc_aead_req bc_aead_req;
+BC_API int  bc_aead_req_alloc(bc_aead_req **req, const bc_aead *tfm);
+BC_API void bc_aead_req_free(bc_aead_req *req);                  /* wipes the message state */
+BC_API int  bc_aead_start(bc_aead_req *req, int encrypt, const uint8_t *iv, size_t ivlen);
+BC_API int  bc_aead_update_ad(bc_aead_req *req, const uint8_t *ad, size_t len);
+BC_API int  bc_aead_update(bc_aead_req *req, const uint8_t *src, uint8_t *dst, size_t len);
+BC_API int  bc_aead_final(bc_aead_req *req, uint8_t *tag);
 size_t bc_aead_authsize(const bc_aead *tfm);
 const char *bc_aead_driver(const bc_aead *tfm);
 
