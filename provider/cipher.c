@@ -17,8 +17,8 @@ const struct bcp_cipher bcp_ciphers[] = {
 	AES3("CTR", "ctr(aes)", BCP_CTR, EVP_CIPH_CTR_MODE, 16, 1),
 	AES3("CBC-CTS", "cts(cbc(aes))", BCP_CTS, EVP_CIPH_CBC_MODE, 16, 16),
 	AES3("GCM", "gcm(aes)", BCP_GCM, EVP_CIPH_GCM_MODE, 12, 1),
-	AES(128, "XTS", "xts(aes)", BCP_XTS, EVP_CIPH_XTS_MODE, 16, 1),
-	AES(256, "XTS", "xts(aes)", BCP_XTS, EVP_CIPH_XTS_MODE, 16, 1),
+	{ "AES-128-XTS", "xts(aes)", BCP_XTS, EVP_CIPH_XTS_MODE, 32, 16, 1 },
+	{ "AES-256-XTS", "xts(aes)", BCP_XTS, EVP_CIPH_XTS_MODE, 64, 16, 1 },
 	{ "SM4-ECB", "ecb(sm4)", BCP_ECB, EVP_CIPH_ECB_MODE, 16, 0, 16 },
 	{ "SM4-CBC", "cbc(sm4)", BCP_CBC, EVP_CIPH_CBC_MODE, 16, 16, 16 },
 	{ "SM4-CTR", "ctr(sm4)", BCP_CTR, EVP_CIPH_CTR_MODE, 16, 16, 1 },
@@ -77,6 +77,14 @@ const OSSL_PARAM *bcp_cipher_gettable_params(void *provctx)
 }
 
 /* ---- contexts ---------------------------------------------------------------------------- */
+static int is_sm4_xts(const struct bcp_cipher *c)
+{
+	return c->kind == BCP_XTS && !strcmp(c->bc_name, "xts(sm4)");
+}
+
+static void freectx(void *vctx);
+static int cctx_setkey(struct bcp_cctx *x, const uint8_t *key);
+
 static void *newctx(const struct bcp_cipher *c)
 {
 	struct bcp_cctx *x;
@@ -90,9 +98,14 @@ static void *newctx(const struct bcp_cipher *c)
 	x->ivlen = c->ivlen;
 	x->cts_mode = BCP_CS1;
 	err = c->kind == BCP_GCM ? bcp_gcm_new(x) : bc_skcipher_alloc(&x->sk, c->bc_name);
+	if (!err && is_sm4_xts(c)) {
+		err = bc_skcipher_alloc(&x->gb1, "ecb(sm4)");
+		if (!err)
+			err = bc_skcipher_alloc(&x->gb2, "ecb(sm4)");
+	}
 	if (err) {
 		bcp_raise(err, c->bc_name);
-		OPENSSL_free(x);
+		freectx(x);
 		return NULL;
 	}
 	return x;
@@ -105,6 +118,8 @@ static void freectx(void *vctx)
 	if (!x)
 		return;
 	bc_skcipher_free(x->sk);
+	bc_skcipher_free(x->gb1);
+	bc_skcipher_free(x->gb2);
 	bcp_gcm_free(x);
 	OPENSSL_clear_free(x, sizeof(*x));
 }
@@ -114,24 +129,41 @@ static void *dupctx(void *vctx)
 {
 	const struct bcp_cctx *x = vctx;
 	struct bcp_cctx *d = newctx(x->c);
-	bc_skcipher *sk;
-	bc_aead *aead;
-	bc_aead_req *req;
+	struct bcp_cctx own;
 
 	if (!d)
 		return NULL;
-	sk = d->sk;
-	aead = d->aead;
-	req = d->req;
+	own = *d;
 	*d = *x;
-	d->sk = sk;
-	d->aead = aead;
-	d->req = req;
-	if (x->keyed && ((sk && bc_skcipher_setkey(sk, x->key, x->c->keylen)) || (aead && bcp_gcm_dup(d, x)))) {
+	d->sk = own.sk;
+	d->gb1 = own.gb1;
+	d->gb2 = own.gb2;
+	d->aead = own.aead;
+	d->req = own.req;
+	if (x->keyed && (cctx_setkey(d, x->key) || (d->aead && bcp_gcm_dup(d, x)))) {
 		freectx(d);
 		return NULL;
 	}
 	return d;
+}
+
+/* The library objects keyed (keylen: the cipher's); 0 or a negative errno.
+ * XTS refuses equal key halves when encrypting; decryption allows them, as
+ * OpenSSL's default provider does (its FIPS provider refuses both). */
+static int cctx_setkey(struct bcp_cctx *x, const uint8_t *key)
+{
+	size_t half = x->c->keylen / 2;
+	int err;
+
+	if (x->c->kind == BCP_GCM)
+		return bc_aead_setkey(x->aead, key, x->c->keylen);
+	bc_skcipher_set_flags(x->sk, x->c->kind == BCP_XTS && !x->enc ? BC_ALLOW_WEAK_KEYS : 0);
+	err = bc_skcipher_setkey(x->sk, key, x->c->keylen);
+	if (!err && x->gb1)
+		err = bc_skcipher_setkey(x->gb1, key, half);
+	if (!err && x->gb2)
+		err = bc_skcipher_setkey(x->gb2, key + half, half);
+	return err;
 }
 
 /* XTS refuses equal key halves when encrypting; decryption allows them, as
@@ -160,12 +192,8 @@ static int init(void *vctx, const unsigned char *key, size_t keylen, const unsig
 			ERR_raise(ERR_LIB_PROV, PROV_R_INVALID_KEY_LENGTH);
 			return 0;
 		}
-		if (x->c->kind == BCP_GCM) {
-			err = bc_aead_setkey(x->aead, key, keylen);
-		} else {
-			bc_skcipher_set_flags(x->sk, x->c->kind == BCP_XTS && !enc ? BC_ALLOW_WEAK_KEYS : 0);
-			err = bc_skcipher_setkey(x->sk, key, keylen);
-		}
+		x->enc = enc;
+		err = cctx_setkey(x, key);
 		if (err) {
 			if (x->c->kind == BCP_XTS && err == -EINVAL)
 				ERR_raise(ERR_LIB_PROV, PROV_R_XTS_DUPLICATED_KEYS);
@@ -366,6 +394,9 @@ static int cts_update(struct bcp_cctx *x, uint8_t *out, const uint8_t *in, size_
 {
 	int swap = inl > BCP_BLOCK &&
 		   (x->cts_mode == BCP_CS1 || (x->cts_mode == BCP_CS2 && inl % BCP_BLOCK == 0));
+	/* where CS3 puts the last full ciphertext block */
+	size_t last = inl > BCP_BLOCK ? inl - BCP_BLOCK - (inl % BCP_BLOCK ? inl % BCP_BLOCK : BCP_BLOCK) : 0;
+	uint8_t next_iv[BCP_BLOCK] = { 0 };
 
 	if (inl < BCP_BLOCK) {
 		ERR_raise(ERR_LIB_PROV, PROV_R_INVALID_INPUT_LENGTH);
@@ -381,10 +412,15 @@ static int cts_update(struct bcp_cctx *x, uint8_t *out, const uint8_t *in, size_
 		cts_rotate(out, inl, 0);
 		in = out;
 	}
+	if (!x->enc)
+		memcpy(next_iv, in + last, BCP_BLOCK);
 	if (!run(x, in, out, inl))
 		return 0;
+	if (x->enc)
+		memcpy(next_iv, out + last, BCP_BLOCK);
 	if (swap && x->enc)
 		cts_rotate(out, inl, 1);
+	memcpy(x->iv, next_iv, BCP_BLOCK);   /* the last full ciphertext block, as CBC leaves it */
 	x->updated = 1;
 	return 1;
 }
@@ -404,8 +440,11 @@ static int xts_update(struct bcp_cctx *x, uint8_t *out, const uint8_t *in, size_
 		return 0;
 	}
 	memcpy(tweak, x->iv, BCP_BLOCK);
-	ok = x->enc ? bc_skcipher_encrypt(x->sk, tweak, in, out, inl) == 0 :
-		      bc_skcipher_decrypt(x->sk, tweak, in, out, inl) == 0;
+	if (x->gb1 && !x->xts_ieee)
+		ok = bcp_xts_gb(x, in, out, inl) == 0;
+	else
+		ok = x->enc ? bc_skcipher_encrypt(x->sk, tweak, in, out, inl) == 0 :
+			      bc_skcipher_decrypt(x->sk, tweak, in, out, inl) == 0;
 	if (!ok)
 		ERR_raise(ERR_LIB_PROV, PROV_R_CIPHER_OPERATION_FAILED);
 	return ok;
@@ -515,6 +554,9 @@ static int get_ctx_params(void *vctx, OSSL_PARAM params[])
 	if (x->c->kind == BCP_CTS && (p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_CTS_MODE)) &&
 	    !OSSL_PARAM_set_utf8_string(p, cts_names[x->cts_mode]))
 		return 0;
+	if (x->gb1 && (p = OSSL_PARAM_locate(params, BCP_XTS_STANDARD)) &&
+	    !OSSL_PARAM_set_utf8_string(p, x->xts_ieee ? "IEEE" : "GB"))
+		return 0;
 	return 1;
 }
 
@@ -562,6 +604,14 @@ int bcp_cipher_set_ctx_params(void *vctx, const OSSL_PARAM params[])
 		}
 		x->cts_mode = (enum bcp_cts)i;
 	}
+	if (x->gb1 && (p = OSSL_PARAM_locate_const(params, BCP_XTS_STANDARD))) {
+		if (p->data_type != OSSL_PARAM_UTF8_STRING ||
+		    (strcasecmp(p->data, "GB") && strcasecmp(p->data, "IEEE"))) {
+			ERR_raise(ERR_LIB_PROV, PROV_R_FAILED_TO_SET_PARAMETER);
+			return 0;
+		}
+		x->xts_ieee = !strcasecmp(p->data, "IEEE");
+	}
 	return 1;
 }
 
@@ -596,14 +646,33 @@ static const OSSL_PARAM settable_ctx_cts[] = {
 	OSSL_PARAM_END
 };
 
+static const OSSL_PARAM gettable_ctx_xts_std[] = {
+	OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL),
+	OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, NULL),
+	OSSL_PARAM_uint(OSSL_CIPHER_PARAM_PADDING, NULL),
+	OSSL_PARAM_uint(OSSL_CIPHER_PARAM_NUM, NULL),
+	OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_IV, NULL, 0),
+	OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_UPDATED_IV, NULL, 0),
+	OSSL_PARAM_utf8_string(BCP_XTS_STANDARD, NULL, 0),
+	OSSL_PARAM_END
+};
+static const OSSL_PARAM settable_ctx_xts_std[] = {
+	OSSL_PARAM_uint(OSSL_CIPHER_PARAM_PADDING, NULL),
+	OSSL_PARAM_uint(OSSL_CIPHER_PARAM_NUM, NULL),
+	OSSL_PARAM_utf8_string(BCP_XTS_STANDARD, NULL, 0),
+	OSSL_PARAM_END
+};
+
 static const OSSL_PARAM *gettable_for(const struct bcp_cipher *c)
 {
-	return c->kind == BCP_GCM ? bcp_gcm_gettable : c->kind == BCP_CTS ? gettable_ctx_cts : gettable_ctx;
+	return c->kind == BCP_GCM ? bcp_gcm_gettable : c->kind == BCP_CTS ? gettable_ctx_cts :
+	       is_sm4_xts(c) ? gettable_ctx_xts_std : gettable_ctx;
 }
 
 static const OSSL_PARAM *settable_for(const struct bcp_cipher *c)
 {
-	return c->kind == BCP_GCM ? bcp_gcm_settable : c->kind == BCP_CTS ? settable_ctx_cts : settable_ctx;
+	return c->kind == BCP_GCM ? bcp_gcm_settable : c->kind == BCP_CTS ? settable_ctx_cts :
+	       is_sm4_xts(c) ? settable_ctx_xts_std : settable_ctx;
 }
 
 /* ---- one dispatch table per algorithm: OpenSSL's newctx, get_params and

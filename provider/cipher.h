@@ -14,6 +14,8 @@ enum bcp_iv_state { IV_UNSET, IV_BUFFERED, IV_STARTED, IV_FINISHED };
 struct bcp_cctx {
 	const struct bcp_cipher *c;
 	bc_skcipher *sk;                 /* all but GCM */
+	bc_skcipher *gb1, *gb2;          /* SM4-XTS: ecb(sm4) under each key half, for the GB tweak */
+	int xts_ieee;                    /* SM4-XTS: xts_standard IEEE (else GB, OpenSSL's default) */
 	bc_aead *aead;                   /* GCM */
 	bc_aead_req *req;
 	uint8_t key[64];                 /* kept for dupctx */
@@ -34,6 +36,9 @@ struct bcp_cctx {
 };
 
 int bcp_cipher_set_ctx_params(void *vctx, const OSSL_PARAM params[]);
+/* SM4-XTS as GB/T 17964-2021: one data unit of len >= 16 bytes; 0 or a negative errno. */
+int bcp_xts_gb(struct bcp_cctx *x, const uint8_t *in, uint8_t *out, size_t len);
+#define BCP_XTS_STANDARD "xts_standard"  /* OSSL_CIPHER_PARAM_XTS_STANDARD of OpenSSL 3.2 */
 
 int  bcp_gcm_new(struct bcp_cctx *x);
 void bcp_gcm_free(struct bcp_cctx *x);

@@ -19,7 +19,7 @@ all: $(PROV_SO)
 tests: $(PROV_TESTS)
 
 # Only the library's public header: the provider is a client of the library like any other.
-$(BUILD)/provider/%.o: provider/%.c provider/*.h include/blockcrypt.h provider/provider.mk
+$(PROV_OBJ): $(BUILD)/provider/%.o: provider/%.c $(wildcard provider/*.h) include/blockcrypt.h provider/provider.mk
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wshadow -Wstrict-prototypes -fPIC -fvisibility=hidden -pthread \
 		-Iinclude $(PROV_CRYPTO_CFLAGS) -DBCP_VERSION='"$(or $(BCP_VERSION),0)"' $(OPT) $(SANITIZE) $(CFLAGS) \
