@@ -192,8 +192,12 @@ static int init(void *vctx, const unsigned char *key, size_t keylen, const unsig
 			ERR_raise(ERR_LIB_PROV, PROV_R_INVALID_KEY_LENGTH);
 			return 0;
 		}
+		/* The same key again (EVP users re-init with it per message, as
+		 * openssl speed does) keeps the expanded one: for GCM that is two
+		 * key schedules and the GHASH key powers. XTS checks its halves
+		 * per direction, so it always sets the key. */
 		x->enc = enc;
-		err = cctx_setkey(x, key);
+		err = x->keyed && x->c->kind != BCP_XTS && !CRYPTO_memcmp(x->key, key, keylen) ? 0 : cctx_setkey(x, key);
 		if (err) {
 			if (x->c->kind == BCP_XTS && err == -EINVAL)
 				ERR_raise(ERR_LIB_PROV, PROV_R_XTS_DUPLICATED_KEYS);

@@ -5,7 +5,7 @@ NAME=provider_cli
 . "$(dirname "$0")/sh_common.sh"
 PROV="-provider-path $BUILD/provider -provider blockcrypt -provider default -propquery provider=blockcrypt"
 STREAM=$BUILD/provider/provider_stream
-ROUNDS=${ROUNDS:-6}
+ROUNDS=${ROUNDS:-4}
 
 hex() { head -c "$1" /dev/urandom | od -An -v -tx1 | tr -d ' \n'; }
 len() { echo $(($(od -An -N2 -tu2 /dev/urandom) % $1)); }
