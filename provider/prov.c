@@ -92,7 +92,7 @@ static int get_params(void *provctx, OSSL_PARAM params[])
 	(void)provctx;
 	if ((p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_NAME)) && !OSSL_PARAM_set_utf8_ptr(p, "blockcrypt"))
 		return 0;
-	if ((p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_VERSION)) && !OSSL_PARAM_set_utf8_ptr(p, BCP_VERSION))
+	if ((p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_VERSION)) && !OSSL_PARAM_set_utf8_ptr(p, BLOCKCRYPT_VERSION_STRING))
 		return 0;
 	if ((p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_BUILDINFO)) &&
 	    !OSSL_PARAM_set_utf8_ptr(p, bc_cpu_features_string()))

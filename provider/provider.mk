@@ -12,7 +12,6 @@ PROV_SO  := $(PROV_DIR)/blockcrypt.so
 PROV_SRC := $(wildcard provider/*.c)
 PROV_OBJ := $(PROV_SRC:%.c=$(BUILD)/%.o)
 PROV_TESTS := $(PROV_DIR)/provider_evp $(PROV_DIR)/provider_stream
-BCP_VERSION := $(shell sed -n 's/^\#define BLOCKCRYPT_VERSION_\(MAJOR\|MINOR\|PATCH\) *\([0-9]*\).*/\2/p' include/blockcrypt.h | paste -sd. -)
 
 ifeq ($(PROV_OK),yes)
 all: $(PROV_SO)
@@ -22,7 +21,7 @@ tests: $(PROV_TESTS)
 $(PROV_OBJ): $(BUILD)/provider/%.o: provider/%.c $(wildcard provider/*.h) include/blockcrypt.h provider/provider.mk
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wshadow -Wstrict-prototypes -fPIC -fvisibility=hidden -pthread \
-		-Iinclude $(PROV_CRYPTO_CFLAGS) -DBCP_VERSION='"$(or $(BCP_VERSION),0)"' $(OPT) $(SANITIZE) $(CFLAGS) \
+		-Iinclude $(PROV_CRYPTO_CFLAGS) $(OPT) $(SANITIZE) $(CFLAGS) \
 		-MMD -MP -c $< -o $@
 
 # The static library goes inside the module, which then needs nothing but libcrypto at run time; its
