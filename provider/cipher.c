@@ -236,6 +236,19 @@ static int run(struct bcp_cctx *x, const uint8_t *in, uint8_t *out, size_t len)
 	return !err;
 }
 
+/* The full block in buf through the cipher into out. */
+static int flush_block(struct bcp_cctx *x, uint8_t *out, size_t outsize)
+{
+	if (outsize < BCP_BLOCK) {
+		ERR_raise(ERR_LIB_PROV, PROV_R_OUTPUT_BUFFER_TOO_SMALL);
+		return 0;
+	}
+	if (!run(x, x->buf, out, BCP_BLOCK))
+		return 0;
+	x->bufsz = 0;
+	return 1;
+}
+
 /* ECB and CBC: partial blocks wait in buf; with padding on, a decryption
  * keeps its last whole block back until final, which strips the padding. */
 static int block_update(struct bcp_cctx *x, uint8_t *out, size_t *outl, size_t outsize, const uint8_t *in,
@@ -252,13 +265,8 @@ static int block_update(struct bcp_cctx *x, uint8_t *out, size_t *outl, size_t o
 		inl -= take;
 	}
 	if (x->bufsz == BCP_BLOCK && (x->enc || inl > 0 || !x->pad)) {
-		if (outsize < BCP_BLOCK) {
-			ERR_raise(ERR_LIB_PROV, PROV_R_OUTPUT_BUFFER_TOO_SMALL);
+		if (!flush_block(x, out, outsize))
 			return 0;
-		}
-		if (!run(x, x->buf, out, BCP_BLOCK))
-			return 0;
-		x->bufsz = 0;
 		done = BCP_BLOCK;
 	}
 	whole = inl & ~(size_t)(BCP_BLOCK - 1);
@@ -310,13 +318,8 @@ static int block_final(struct bcp_cctx *x, uint8_t *out, size_t *outl, size_t ou
 			ERR_raise(ERR_LIB_PROV, PROV_R_WRONG_FINAL_BLOCK_LENGTH);
 			return 0;
 		}
-		if (outsize < BCP_BLOCK) {
-			ERR_raise(ERR_LIB_PROV, PROV_R_OUTPUT_BUFFER_TOO_SMALL);
+		if (!flush_block(x, out, outsize))
 			return 0;
-		}
-		if (!run(x, x->buf, out, BCP_BLOCK))
-			return 0;
-		x->bufsz = 0;
 		*outl = BCP_BLOCK;
 		return 1;
 	}
@@ -619,52 +622,27 @@ int bcp_cipher_set_ctx_params(void *vctx, const OSSL_PARAM params[])
 	return 1;
 }
 
-static const OSSL_PARAM gettable_ctx[] = {
-	OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL),
-	OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, NULL),
-	OSSL_PARAM_uint(OSSL_CIPHER_PARAM_PADDING, NULL),
-	OSSL_PARAM_uint(OSSL_CIPHER_PARAM_NUM, NULL),
-	OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_IV, NULL, 0),
-	OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_UPDATED_IV, NULL, 0),
-	OSSL_PARAM_END
-};
+/* The context parameters every non-AEAD cipher has, then each kind's own. */
+#define GETTABLE_COMMON \
+	OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL), OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, NULL), \
+	OSSL_PARAM_uint(OSSL_CIPHER_PARAM_PADDING, NULL), OSSL_PARAM_uint(OSSL_CIPHER_PARAM_NUM, NULL), \
+	OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_IV, NULL, 0), \
+	OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_UPDATED_IV, NULL, 0)
+#define SETTABLE_COMMON OSSL_PARAM_uint(OSSL_CIPHER_PARAM_PADDING, NULL), OSSL_PARAM_uint(OSSL_CIPHER_PARAM_NUM, NULL)
+
+static const OSSL_PARAM gettable_ctx[] = { GETTABLE_COMMON, OSSL_PARAM_END };
+static const OSSL_PARAM settable_ctx[] = { SETTABLE_COMMON, OSSL_PARAM_END };
 static const OSSL_PARAM gettable_ctx_cts[] = {
-	OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL),
-	OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, NULL),
-	OSSL_PARAM_uint(OSSL_CIPHER_PARAM_PADDING, NULL),
-	OSSL_PARAM_uint(OSSL_CIPHER_PARAM_NUM, NULL),
-	OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_IV, NULL, 0),
-	OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_UPDATED_IV, NULL, 0),
-	OSSL_PARAM_utf8_string(OSSL_CIPHER_PARAM_CTS_MODE, NULL, 0),
-	OSSL_PARAM_END
-};
-static const OSSL_PARAM settable_ctx[] = {
-	OSSL_PARAM_uint(OSSL_CIPHER_PARAM_PADDING, NULL),
-	OSSL_PARAM_uint(OSSL_CIPHER_PARAM_NUM, NULL),
-	OSSL_PARAM_END
+	GETTABLE_COMMON, OSSL_PARAM_utf8_string(OSSL_CIPHER_PARAM_CTS_MODE, NULL, 0), OSSL_PARAM_END
 };
 static const OSSL_PARAM settable_ctx_cts[] = {
-	OSSL_PARAM_uint(OSSL_CIPHER_PARAM_PADDING, NULL),
-	OSSL_PARAM_uint(OSSL_CIPHER_PARAM_NUM, NULL),
-	OSSL_PARAM_utf8_string(OSSL_CIPHER_PARAM_CTS_MODE, NULL, 0),
-	OSSL_PARAM_END
+	SETTABLE_COMMON, OSSL_PARAM_utf8_string(OSSL_CIPHER_PARAM_CTS_MODE, NULL, 0), OSSL_PARAM_END
 };
-
 static const OSSL_PARAM gettable_ctx_xts_std[] = {
-	OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL),
-	OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, NULL),
-	OSSL_PARAM_uint(OSSL_CIPHER_PARAM_PADDING, NULL),
-	OSSL_PARAM_uint(OSSL_CIPHER_PARAM_NUM, NULL),
-	OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_IV, NULL, 0),
-	OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_UPDATED_IV, NULL, 0),
-	OSSL_PARAM_utf8_string(BCP_XTS_STANDARD, NULL, 0),
-	OSSL_PARAM_END
+	GETTABLE_COMMON, OSSL_PARAM_utf8_string(BCP_XTS_STANDARD, NULL, 0), OSSL_PARAM_END
 };
 static const OSSL_PARAM settable_ctx_xts_std[] = {
-	OSSL_PARAM_uint(OSSL_CIPHER_PARAM_PADDING, NULL),
-	OSSL_PARAM_uint(OSSL_CIPHER_PARAM_NUM, NULL),
-	OSSL_PARAM_utf8_string(BCP_XTS_STANDARD, NULL, 0),
-	OSSL_PARAM_END
+	SETTABLE_COMMON, OSSL_PARAM_utf8_string(BCP_XTS_STANDARD, NULL, 0), OSSL_PARAM_END
 };
 
 static const OSSL_PARAM *gettable_for(const struct bcp_cipher *c)

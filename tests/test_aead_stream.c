@@ -37,26 +37,21 @@ static void one(bc_aead *tfm, bc_aead_req *r, const uint8_t *iv, size_t ivlen, c
 	uint8_t *ct = tmp_alloc(len + 1), *out = tmp_alloc(len + 1), tag[16], tag2[16];
 
 	CHECK(bc_aead_encrypt(tfm, iv, ivlen, ad, adlen, pt, ct, len, tag) == 0, "one-shot encrypt");
-	for (int inplace = 0; inplace < 2; inplace++) {
-		if (inplace)
-			memcpy(out, pt, len);
-		CHECK(bc_aead_start(r, 1, iv, ivlen) == 0, "start");
-		CHECK(feed(r, 1, ad, NULL, adlen, adcut) == 0, "ad");
-		CHECK(feed(r, 0, inplace ? out : pt, out, len, tcut) == 0, "encrypt update");
-		CHECK(bc_aead_final(r, tag2) == 0, "final");
-		CHECK(!memcmp(out, ct, len), "ciphertext differs (ad %zu/%zu, text %zu/%zu, in place %d)", adcut,
-		      adlen, tcut, len, inplace);
-		CHECK(!memcmp(tag, tag2, bc_aead_authsize(tfm)), "tag differs (ad %zu/%zu, text %zu/%zu)", adcut,
-		      adlen, tcut, len);
-		if (inplace)
-			memcpy(out, ct, len);
-		CHECK(bc_aead_start(r, 0, iv, ivlen) == 0, "start");
-		CHECK(feed(r, 1, ad, NULL, adlen, adcut) == 0, "ad");
-		CHECK(feed(r, 0, inplace ? out : ct, out, len, tcut) == 0, "decrypt update");
-		CHECK(bc_aead_final(r, tag2) == 0, "final");
-		CHECK(!memcmp(out, pt, len), "plaintext differs (ad %zu/%zu, text %zu/%zu)", adcut, adlen, tcut, len);
-		CHECK(!bc_memneq(tag, tag2, bc_aead_authsize(tfm)), "decrypt tag differs");
-	}
+	for (int inplace = 0; inplace < 2; inplace++)
+		for (int enc = 1; enc >= 0; enc--) {
+			const uint8_t *in = enc ? pt : ct, *want = enc ? ct : pt;
+
+			if (inplace)
+				memcpy(out, in, len);
+			CHECK(bc_aead_start(r, enc, iv, ivlen) == 0, "start");
+			CHECK(feed(r, 1, ad, NULL, adlen, adcut) == 0, "ad");
+			CHECK(feed(r, 0, inplace ? out : in, out, len, tcut) == 0, "update");
+			CHECK(bc_aead_final(r, tag2) == 0, "final");
+			CHECK(!memcmp(out, want, len), "%s differs (ad %zu/%zu, text %zu/%zu, in place %d)",
+			      enc ? "ciphertext" : "plaintext", adcut, adlen, tcut, len, inplace);
+			CHECK(!bc_memneq(tag, tag2, bc_aead_authsize(tfm)), "tag differs (%s, ad %zu/%zu, text %zu/%zu)",
+			      enc ? "encrypt" : "decrypt", adcut, adlen, tcut, len);
+		}
 }
 
 static void errors(bc_aead *tfm)
