@@ -140,7 +140,7 @@ static void *dupctx(void *vctx)
 	d->gb2 = own.gb2;
 	d->aead = own.aead;
 	d->req = own.req;
-	if (x->keyed && (cctx_setkey(d, x->key) || (d->aead && bcp_gcm_dup(d, x)))) {
+	if (x->keyed && (d->aead ? bcp_gcm_dup(d, x) : cctx_setkey(d, x->key))) {
 		freectx(d);
 		return NULL;
 	}

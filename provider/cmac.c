@@ -19,8 +19,7 @@ static const struct {
 struct cmac_ctx {
 	bc_shash *tfm;                   /* NULL until a cipher is chosen */
 	size_t cipher;                   /* index in cmac_ciphers */
-	uint8_t key[32];                 /* kept for dupctx */
-	int keyed, updated;
+	int keyed;
 };
 
 static void *newctx(void *provctx)
@@ -56,28 +55,22 @@ static int setkey(struct cmac_ctx *m, const uint8_t *key, size_t keylen)
 		bcp_raise(err, cmac_ciphers[m->cipher].bc_name);
 		return 0;
 	}
-	memcpy(m->key, key, keylen);
 	m->keyed = 1;
-	m->updated = 0;
 	return 1;
 }
 
-/* A copy carries the key but not a message under way: the library's shash
- * state cannot be copied through its API, so duplicating after an update
- * is refused (a copy right after init, as KDFs make, works). */
+/* A copy carries the key and the message under way (bc_shash_dup); like
+ * OpenSSL's, only a keyed context can be copied. */
 static void *dupctx(void *vctx)
 {
 	const struct cmac_ctx *m = vctx;
-	struct cmac_ctx *d;
+	struct cmac_ctx *d = m->keyed ? newctx(NULL) : NULL;
 
-	if (m->updated)
-		return NULL;
-	d = newctx(NULL);
 	if (!d)
 		return NULL;
-	d->cipher = m->cipher;
-	if (m->tfm && (bc_shash_alloc(&d->tfm, cmac_ciphers[m->cipher].bc_name) ||
-		       (m->keyed && !setkey(d, m->key, cmac_ciphers[m->cipher].keylen)))) {
+	*d = *m;
+	d->tfm = NULL;
+	if (m->tfm && bc_shash_dup(&d->tfm, m->tfm)) {
 		freectx(d);
 		return NULL;
 	}
@@ -136,7 +129,6 @@ static int init(void *vctx, const unsigned char *key, size_t keylen, const OSSL_
 		ERR_raise(ERR_LIB_PROV, PROV_R_NO_KEY_SET);
 		return 0;
 	}
-	m->updated = 0;
 	return bc_shash_init(m->tfm) == 0;
 }
 
@@ -148,7 +140,6 @@ static int update(void *vctx, const unsigned char *in, size_t inl)
 		ERR_raise(ERR_LIB_PROV, PROV_R_NO_KEY_SET);
 		return 0;
 	}
-	m->updated = 1;
 	return bc_shash_update(m->tfm, in, inl) == 0;
 }
 
@@ -165,7 +156,6 @@ static int final(void *vctx, unsigned char *out, size_t *outl, size_t outsize)
 		return 0;
 	}
 	*outl = 16;
-	m->updated = 0;
 	return bc_shash_final(m->tfm, out) == 0;
 }
 

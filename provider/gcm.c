@@ -21,15 +21,13 @@ void bcp_gcm_free(struct bcp_cctx *x)
 	bc_aead_free(x->aead);
 }
 
-/* The copy gets the key; a message under way is not carried over (its
- * state lives in the library's req), so the copy starts it afresh from the
- * buffered IV. */
+/* The copy gets the key and the message under way, which both continue. */
 int bcp_gcm_dup(struct bcp_cctx *d, const struct bcp_cctx *x)
 {
 	int err = bc_aead_setkey(d->aead, x->key, x->c->keylen);
 
 	if (!err && x->iv_state == IV_STARTED)
-		d->iv_state = IV_UNSET;
+		err = bc_aead_req_copy(d->req, x->req);
 	return err;
 }
 

@@ -309,6 +309,313 @@ static void same_constants(void)
 	}
 }
 
+/* ---- behaviour beside the vectors: misuse, copies, parameters ------------------------------
+ * Each scenario runs on both providers; every EVP call's result (a bit in
+ * *trace) and every byte it produces (appended to out) must be the same. */
+struct out {
+	uint8_t b[4096];
+	size_t n;
+	char res[512];               /* '1' or '0' per call */
+	int calls;
+};
+
+static void rec(struct out *o, int ok)
+{
+	if (o->calls < (int)sizeof(o->res) - 1)
+		o->res[o->calls++] = ok > 0 ? '1' : '0';
+	ERR_clear_error();
+}
+
+/* Both providers made the same calls with the same results and outputs. */
+static void same(const struct out *o, const char *what)
+{
+	int i = 0;
+
+	while (i < o[0].calls && o[0].res[i] == o[1].res[i])
+		i++;
+	set_context("behaviour %s", what);
+	CHECK(o[0].calls > 0 && o[0].calls == o[1].calls && i == o[0].calls,
+	      "call %d of %d: blockcrypt %c, default %c", i, o[0].calls, o[0].res[i], o[1].res[i]);
+	CHECK(o[0].n == o[1].n && !memcmp(o[0].b, o[1].b, o[0].n), "outputs differ (%zu and %zu bytes)", o[0].n,
+	      o[1].n);
+}
+
+static void put(struct out *o, const uint8_t *p, size_t n)
+{
+	if (o->n + n <= sizeof(o->b)) {
+		memcpy(o->b + o->n, p, n);
+		o->n += n;
+	}
+}
+
+static const uint8_t K[64] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24,
+			       25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46,
+			       47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64 };
+static uint8_t D[200];
+
+/* update of n bytes of D at offset off, output recorded */
+static void upd(struct out *o, EVP_CIPHER_CTX *c, size_t off, size_t n)
+{
+	uint8_t b[256];
+	int l = 0;
+
+	rec(o, EVP_CipherUpdate(c, b, &l, D + off, (int)n));
+	put(o, b, (size_t)(l > 0 ? l : 0));
+}
+
+static void fin(struct out *o, EVP_CIPHER_CTX *c)
+{
+	uint8_t b[64];
+	int l = 0;
+
+	rec(o, EVP_CipherFinal_ex(c, b, &l));
+	put(o, b, (size_t)(l > 0 ? l : 0));
+}
+
+static void get_tag(struct out *o, EVP_CIPHER_CTX *c, int n)
+{
+	uint8_t t[32] = { 0 };
+	int ok = EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_AEAD_GET_TAG, n, t);
+
+	rec(o, ok);
+	if (ok > 0)
+		put(o, t, (size_t)n);
+}
+
+static void sc_gcm_tags(EVP_CIPHER *ci, struct out *o)
+{
+	EVP_CIPHER_CTX *c = EVP_CIPHER_CTX_new();
+	uint8_t aad[5] = { 9, 8, 7, 6, 5 };
+	int l;
+
+	rec(o, EVP_EncryptInit_ex2(c, ci, K, D + 100, NULL));
+	get_tag(o, c, 16);                                  /* before final */
+	rec(o, EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_AEAD_SET_TAG, 16, D));   /* a tag to an encryption */
+	rec(o, EVP_EncryptUpdate(c, NULL, &l, aad, sizeof(aad)));
+	upd(o, c, 0, 20);
+	rec(o, EVP_EncryptUpdate(c, NULL, &l, aad, sizeof(aad)));       /* AAD after data */
+	upd(o, c, 20, 0);
+	fin(o, c);
+	get_tag(o, c, 16);
+	get_tag(o, c, 17);
+	get_tag(o, c, 8);
+	get_tag(o, c, 0);
+	upd(o, c, 0, 16);                                   /* after final, the same IV */
+	fin(o, c);
+	/* decryption without a tag, then with a short one */
+	rec(o, EVP_DecryptInit_ex2(c, ci, K, D + 100, NULL));
+	upd(o, c, 0, 20);
+	fin(o, c);
+	rec(o, EVP_DecryptInit_ex2(c, NULL, NULL, D + 100, NULL));
+	rec(o, EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_AEAD_SET_TAG, 4, D + 150));
+	upd(o, c, 0, 20);
+	fin(o, c);
+	EVP_CIPHER_CTX_free(c);
+}
+
+static void sc_gcm_ivlen(EVP_CIPHER *ci, struct out *o)
+{
+	static const int lens[] = { 0, 129, 128, 1, 13 };
+	EVP_CIPHER_CTX *c = EVP_CIPHER_CTX_new();
+
+	for (size_t i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+		rec(o, EVP_EncryptInit_ex2(c, ci, NULL, NULL, NULL));
+		rec(o, EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_AEAD_SET_IVLEN, lens[i], NULL));
+		o->n += 0;
+		rec(o, EVP_CIPHER_CTX_get_iv_length(c) == lens[i]);
+		rec(o, EVP_EncryptInit_ex2(c, NULL, K, D, NULL));
+		upd(o, c, 0, 33);
+		fin(o, c);
+		get_tag(o, c, 16);
+	}
+	EVP_CIPHER_CTX_free(c);
+}
+
+/* A copy mid-message (after n bytes) finishes as the original does. */
+static void sc_copy(EVP_CIPHER *ci, struct out *o)
+{
+	int aead = (EVP_CIPHER_get_flags(ci) & EVP_CIPH_FLAG_AEAD_CIPHER) != 0, l;
+	int one = EVP_CIPHER_get_mode(ci) == EVP_CIPH_XTS_MODE || (EVP_CIPHER_get_flags(ci) & EVP_CIPH_FLAG_CTS);
+
+	for (int enc = 1; enc >= 0; enc--)
+		for (size_t n = 0; n < 40; n += 7) {
+			EVP_CIPHER_CTX *c = EVP_CIPHER_CTX_new(), *d = EVP_CIPHER_CTX_new();
+			uint8_t k[64];
+
+			memcpy(k, K, sizeof(k));
+			rec(o, EVP_CipherInit_ex2(c, ci, k, D + 100, enc, NULL));
+			if (aead && !enc)
+				rec(o, EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_AEAD_SET_TAG, 16, D + 150));
+			if (aead)
+				rec(o, EVP_CipherUpdate(c, NULL, &l, D + 60, 9));
+			if (!one)
+				upd(o, c, 0, n);
+			rec(o, EVP_CIPHER_CTX_copy(d, c));
+			upd(o, c, n, 61);
+			upd(o, d, n, 61);
+			fin(o, c);
+			fin(o, d);
+			if (aead && enc) {
+				get_tag(o, c, 16);
+				get_tag(o, d, 16);
+			}
+			EVP_CIPHER_CTX_free(c);
+			EVP_CIPHER_CTX_free(d);
+		}
+}
+
+static void sc_block(EVP_CIPHER *ci, struct out *o)
+{
+	EVP_CIPHER_CTX *c = EVP_CIPHER_CTX_new();
+	uint8_t iv[16];
+	unsigned int num;
+
+	/* unpadded partial final; padded final; decryption of a non-multiple and of bad padding */
+	for (int pad = 0; pad < 2; pad++) {
+		rec(o, EVP_EncryptInit_ex2(c, ci, K, D + 100, NULL));
+		rec(o, EVP_CIPHER_CTX_set_padding(c, pad));
+		upd(o, c, 0, 20);
+		rec(o, EVP_CIPHER_CTX_get_updated_iv(c, iv, sizeof(iv)));
+		put(o, iv, sizeof(iv));
+		rec(o, EVP_CIPHER_CTX_get_original_iv(c, iv, sizeof(iv)));
+		put(o, iv, sizeof(iv));
+		num = EVP_CIPHER_CTX_get_num(c);
+		put(o, (uint8_t *)&num, sizeof(num));
+		fin(o, c);
+		rec(o, EVP_DecryptInit_ex2(c, ci, K, D + 100, NULL));
+		rec(o, EVP_CIPHER_CTX_set_padding(c, pad));
+		upd(o, c, 0, 23);
+		fin(o, c);
+		rec(o, EVP_DecryptInit_ex2(c, ci, K, D + 100, NULL));
+		rec(o, EVP_CIPHER_CTX_set_padding(c, pad));
+		upd(o, c, 0, 32);
+		fin(o, c);
+	}
+	rec(o, EVP_EncryptInit_ex2(c, ci, NULL, NULL, NULL));
+	rec(o, EVP_CIPHER_CTX_set_key_length(c, 20));
+	rec(o, EVP_CIPHER_CTX_get_key_length(c) == 20);
+	EVP_CIPHER_CTX_free(c);
+}
+
+static void sc_xts_cts(EVP_CIPHER *ci, struct out *o)
+{
+	EVP_CIPHER_CTX *c = EVP_CIPHER_CTX_new();
+	uint8_t k[64];
+	static uint8_t big[(1 << 24) + 16], bigout[(1 << 24) + 32];
+	int l;
+
+	for (int enc = 1; enc >= 0; enc--) {
+		rec(o, EVP_CipherInit_ex2(c, ci, K, D + 100, enc, NULL));
+		upd(o, c, 0, 15);
+		upd(o, c, 0, 16);
+		upd(o, c, 0, 40);
+		upd(o, c, 0, 0);
+		fin(o, c);
+		rec(o, EVP_CipherInit_ex2(c, NULL, NULL, D + 100, enc, NULL));
+		rec(o, EVP_CipherUpdate(c, bigout, &l, big, (int)sizeof(big)));
+		rec(o, EVP_CipherUpdate(c, bigout, &l, big, (int)sizeof(big) - 16));
+		memset(k, 7, sizeof(k));             /* equal halves */
+		rec(o, EVP_CipherInit_ex2(c, ci, k, D + 100, enc, NULL));
+		upd(o, c, 0, 32);
+	}
+	EVP_CIPHER_CTX_free(c);
+}
+
+static void sc_stream(EVP_CIPHER *ci, struct out *o)
+{
+	EVP_CIPHER_CTX *c = EVP_CIPHER_CTX_new();
+	uint8_t iv[16];
+	unsigned int num;
+
+	rec(o, EVP_EncryptInit_ex2(c, ci, K, D + 100, NULL));
+	for (size_t n = 0; n < 40; n += 5) {
+		upd(o, c, n, n % 7);
+		num = EVP_CIPHER_CTX_get_num(c);
+		put(o, (uint8_t *)&num, sizeof(num));
+		rec(o, EVP_CIPHER_CTX_get_updated_iv(c, iv, sizeof(iv)));
+		put(o, iv, sizeof(iv));
+	}
+	fin(o, c);
+	EVP_CIPHER_CTX_free(c);
+}
+
+/* (A CMAC over a mode other than CBC, which OpenSSL 3.0 takes and later
+ * versions refuse, as evpmac_common.txt's AES-256-ECB case expects, is left
+ * to that case: blockcrypt refuses it.) */
+static void sc_cmac(const char *prov, struct out *o)
+{
+	static const char *const ciphers[] = { "AES-128-CBC", "AES-256-CBC", "SM4-CBC", "nonsense" };
+	char props[64];
+	EVP_MAC *mac;
+
+	snprintf(props, sizeof(props), "provider=%s", prov);
+	mac = EVP_MAC_fetch(NULL, "CMAC", props);
+	for (size_t i = 0; mac && i < sizeof(ciphers) / sizeof(ciphers[0]); i++)
+		for (size_t n = 0; n < 50; n += 13) {
+			EVP_MAC_CTX *m = EVP_MAC_CTX_new(mac), *d;
+			OSSL_PARAM p[2] = { OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_CIPHER, (char *)ciphers[i], 0),
+					    OSSL_PARAM_construct_end() };
+			uint8_t t[64];
+			size_t tl = 0;
+
+			rec(o, EVP_MAC_init(m, K, i == 1 ? 32 : 16, p));
+			rec(o, EVP_MAC_init(m, K, 24, NULL));              /* a key of the wrong length */
+			rec(o, EVP_MAC_init(m, K, i == 1 ? 32 : 16, NULL));
+			rec(o, EVP_MAC_update(m, D, n));
+			d = EVP_MAC_CTX_dup(m);
+			rec(o, d != NULL);
+			rec(o, EVP_MAC_update(m, D + n, 70));
+			rec(o, EVP_MAC_final(m, t, &tl, sizeof(t)));
+			put(o, t, tl);
+			if (d) {
+				rec(o, EVP_MAC_update(d, D + n, 70));
+				rec(o, EVP_MAC_final(d, t, &tl, sizeof(t)));
+				put(o, t, tl);
+			}
+			rec(o, EVP_MAC_CTX_get_mac_size(m) == 16);
+			EVP_MAC_CTX_free(d);
+			EVP_MAC_CTX_free(m);
+		}
+	EVP_MAC_free(mac);
+}
+
+static void behaviour(void)
+{
+	static const struct {
+		const char *name;
+		void (*run)(EVP_CIPHER *ci, struct out *o);
+	} sc[] = {
+		{ "AES-128-GCM", sc_gcm_tags }, { "AES-256-GCM", sc_gcm_ivlen }, { "AES-192-GCM", sc_copy },
+		{ "AES-128-CBC", sc_block }, { "AES-256-ECB", sc_block }, { "SM4-CBC", sc_block },
+		{ "AES-128-CBC", sc_copy }, { "SM4-ECB", sc_copy }, { "AES-128-CTR", sc_copy }, { "SM4-CTR", sc_copy },
+		{ "AES-128-XTS", sc_xts_cts }, { "AES-256-XTS", sc_xts_cts }, { "AES-128-CBC-CTS", sc_xts_cts },
+		{ "AES-256-XTS", sc_copy }, { "AES-128-CBC-CTS", sc_copy },
+		{ "AES-128-CTR", sc_stream }, { "SM4-CTR", sc_stream },
+	};
+	static struct out o[2];
+
+	for (size_t i = 0; i < sizeof(D); i++)
+		D[i] = (uint8_t)(i * 37 + 11);
+	for (size_t i = 0; i < sizeof(sc) / sizeof(sc[0]); i++) {
+		for (int p = 0; p < 2; p++) {
+			EVP_CIPHER *ci = EVP_CIPHER_fetch(NULL, sc[i].name, p ? "provider=default" : "provider=blockcrypt");
+
+			memset(&o[p], 0, sizeof(o[p]));
+			if (ci)
+				sc[i].run(ci, &o[p]);
+			EVP_CIPHER_free(ci);
+		}
+		char what[64];
+
+		snprintf(what, sizeof(what), "%s, scenario %zu", sc[i].name, i);
+		same(o, what);
+	}
+	memset(o, 0, sizeof(o));
+	sc_cmac("blockcrypt", &o[0]);
+	sc_cmac("default", &o[1]);
+	same(o, "CMAC");
+}
+
 int main(int argc, char **argv)
 {
 	static const char *const files[] = {
@@ -329,6 +636,7 @@ int main(int argc, char **argv)
 		return test_summary("provider_evp");
 	}
 	same_constants();
+	behaviour();
 	for (size_t f = 0; f < sizeof(files) / sizeof(files[0]); f++) {
 		unsigned long na = not_applicable, run = cases_run;
 

@@ -1,5 +1,5 @@
-/* Tests of the incremental aead calls (bc_aead_start/update_ad/update/final) against the one-shot ones.
- * Every gcm driver, IVs of 12 and other lengths, every two-way split of the AD and of the text, random pieces. */
+/* Tests of the incremental aead calls (bc_aead_start/update_ad/update/final) against the one-shot ones, and of
+ * state copies (bc_aead_req_copy, bc_shash_dup): every gcm driver, IVs of 12 and other lengths, every split. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,6 +52,75 @@ static void one(bc_aead *tfm, bc_aead_req *r, const uint8_t *iv, size_t ivlen, c
 			CHECK(!bc_memneq(tag, tag2, bc_aead_authsize(tfm)), "tag differs (%s, ad %zu/%zu, text %zu/%zu)",
 			      enc ? "encrypt" : "decrypt", adcut, adlen, tcut, len);
 		}
+}
+
+/* A copy taken at every point of a message finishes it as the original does. */
+static void copies(bc_aead *tfm, bc_aead_req *r)
+{
+	uint8_t iv[12], ad[21], pt[83], ct[83], out[83], out2[83], tag[16], tag2[16], tag3[16];
+	bc_aead_req *c;
+
+	rng_fill(iv, sizeof(iv));
+	rng_fill(ad, sizeof(ad));
+	rng_fill(pt, sizeof(pt));
+	CHECK(bc_aead_encrypt(tfm, iv, 12, ad, sizeof(ad), pt, ct, sizeof(pt), tag) == 0, "one-shot");
+	CHECK(bc_aead_req_alloc(&c, tfm) == 0, "alloc");
+	for (size_t cut = 0; cut <= sizeof(ad) + sizeof(pt); cut++) {
+		size_t adcut = cut < sizeof(ad) ? cut : sizeof(ad), tcut = cut - adcut;
+
+		bc_aead_start(r, 1, iv, 12);
+		bc_aead_update_ad(r, ad, adcut);
+		bc_aead_update(r, pt, out, tcut);
+		CHECK(bc_aead_req_copy(c, r) == 0, "copy");
+		memcpy(out2, out, tcut);
+		bc_aead_update_ad(r, ad + adcut, sizeof(ad) - adcut);
+		bc_aead_update(r, pt + tcut, out + tcut, sizeof(pt) - tcut);
+		bc_aead_update_ad(c, ad + adcut, sizeof(ad) - adcut);
+		bc_aead_update(c, pt + tcut, out2 + tcut, sizeof(pt) - tcut);
+		CHECK(bc_aead_final(r, tag2) == 0 && bc_aead_final(c, tag3) == 0, "final");
+		CHECK(!memcmp(out, ct, sizeof(ct)) && !memcmp(out2, ct, sizeof(ct)), "copy at %zu: text differs", cut);
+		CHECK(!memcmp(tag2, tag, 16) && !memcmp(tag3, tag, 16), "copy at %zu: tag differs", cut);
+	}
+	bc_aead_req_free(c);
+}
+
+/* bc_shash_dup of every MAC and hash, at every point of a message. */
+static void shash_dups(void)
+{
+	static const char *const names[] = { "cmac(aes)", "cmac(sm4)", "xcbc(aes)", "cbcmac(sm4)", "ghash", "sha256",
+					     "sm3" };
+	uint8_t key[32], msg[70], want[32], got[32];
+
+	rng_fill(key, sizeof(key));
+	rng_fill(msg, sizeof(msg));
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		bc_shash *t, *d;
+
+		set_context("%s", names[i]);
+		if (bc_shash_alloc(&t, names[i])) {
+			CHECK(0, "cannot allocate");
+			continue;
+		}
+		bc_shash_setkey(t, key, 16);   /* refused by the hashes, which need none */
+		CHECK(bc_shash_digest(t, msg, sizeof(msg), want) == 0, "digest");
+		for (size_t cut = 0; cut <= sizeof(msg); cut++) {
+			bc_shash_init(t);
+			bc_shash_update(t, msg, cut);
+			CHECK(bc_shash_dup(&d, t) == 0, "dup");
+			bc_shash_update(d, msg + cut, sizeof(msg) - cut);
+			CHECK(bc_shash_final(d, got) == 0 && !memcmp(got, want, bc_shash_digestsize(t)), "dup at %zu", cut);
+			bc_shash_update(t, msg + cut, sizeof(msg) - cut);
+			CHECK(bc_shash_final(t, got) == 0 && !memcmp(got, want, bc_shash_digestsize(t)), "original at %zu",
+			      cut);
+			bc_shash_free(d);
+		}
+		bc_shash_free(t);
+	}
+	{
+		bc_shash *none;
+
+		CHECK(bc_shash_dup(&none, NULL) == -EINVAL && none == NULL, "dup of NULL");
+	}
 }
 
 static void errors(bc_aead *tfm)
@@ -122,6 +191,7 @@ static void driver(const char *drv)
 		tmp_free_all();
 	}
 	bc_aead_setauthsize(tfm, 16);
+	copies(tfm, r);
 	errors(tfm);
 	bc_aead_req_free(r);
 	bc_aead_free(tfm);
@@ -144,5 +214,6 @@ int main(void)
 		driver(generic_driver_name(algs[a], buf, sizeof(buf)));
 		drv_set_free(&s);
 	}
+	shash_dups();
 	return test_summary("test_aead_stream");
 }

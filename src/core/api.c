@@ -351,6 +351,8 @@ int bc_aead_update(bc_aead_req *req, const uint8_t *src, uint8_t *dst, size_t le
 	if (!req || req->state == REQ_IDLE || (len && (!src || !dst)) || gcm_too_long(req->len + len) ||
 	    req->len + len < req->len)
 		return -EINVAL;
+	if (!len)
+		return 0;        /* no text yet: more AD may still come */
 	req->tfm->stream->crypt(req->tfm->stream_ctx, req->st, src, dst, len, req->enc);
 	req->len += len;
 	req->state = REQ_TEXT;
@@ -367,6 +369,17 @@ int bc_aead_final(bc_aead_req *req, uint8_t *tag)
 	memcpy(tag, full, req->tfm->authsize);
 	bc_wipe(full, sizeof(full));
 	req->state = REQ_IDLE;
+	return 0;
+}
+
+int bc_aead_req_copy(bc_aead_req *dst, const bc_aead_req *src)
+{
+	if (!dst || !src || dst->tfm->stream != src->tfm->stream)
+		return -EINVAL;
+	memcpy(dst->st, src->st, src->tfm->stream->reqsize);
+	dst->state = src->state;
+	dst->enc = src->enc;
+	dst->len = src->len;
 	return 0;
 }
 
@@ -510,6 +523,31 @@ int bc_shash_digest_many(bc_shash *tfm, size_t n, const uint8_t *const msgs[], c
 		}
 		i += k;
 	}
+	return 0;
+}
+
+/* Contexts hold the key material and the inner algorithms (static) at fixed
+ * offsets, no pointers into themselves, so a byte copy is a working tfm. */
+int bc_shash_dup(bc_shash **dst, const bc_shash *src)
+{
+	bc_shash *t;
+
+	if (!dst)
+		return -EINVAL;
+	*dst = NULL;
+	if (!src)
+		return -EINVAL;
+	t = ctx_alloc(sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	memcpy(t, src, sizeof(*t));
+	t->ctx = ctx_alloc(src->alg->ctxsize);
+	if (!t->ctx) {
+		ctx_free(t, sizeof(*t));
+		return -ENOMEM;
+	}
+	memcpy(t->ctx, src->ctx, src->alg->ctxsize);
+	*dst = t;
 	return 0;
 }
 
