@@ -154,6 +154,7 @@ api-info:
 .PHONY: all tests check benchmark clean install uninstall api-info abi-baseline
 # Keep the test objects between runs instead of relinking every time.
 .SECONDARY:
+include provider/provider.mk
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
 # Issue 3: blockcrypt side by side with OpenSSL, libgcrypt and nettle (not part of `make check`).
