@@ -24,9 +24,13 @@ static const struct {
 	{ "vpclmul", BC_CPU_VPCLMUL,   0 },
 	{ "gfni",    BC_CPU_GFNI,      0 },
 	{ "avx512",  BC_CPU_AVX512,    0 },
+	{ "bmi2",    BC_CPU_BMI2,      0 },
+	{ "shani",   BC_CPU_SHA,       0 },
 	{ "aes",     BC_CPU_ARM_AES,   0 },
 	{ "pmull",   BC_CPU_ARM_PMULL, 0 },
 	{ "sm4",     BC_CPU_ARM_SM4,   0 },
+	{ "sha2",    BC_CPU_ARM_SHA2,  0 },
+	{ "sm3",     BC_CPU_ARM_SM3,   0 },
 };
 #define NFEATURES (sizeof(feature_names) / sizeof(feature_names[0]))
 
@@ -49,14 +53,15 @@ static uint32_t detect(void)
 {
 	unsigned a, b, c, d, max = __get_cpuid_max(0, NULL);
 	uint32_t f = 0;
-	int os_avx = 0;
+	int os_avx = 0, ssse3_sse41;
 
 	if (max < 1)
 		return 0;
 	__cpuid(1, a, b, c, d);
+	ssse3_sse41 = (c & bit_SSSE3) && (c & bit_SSE4_1);
 	/* AES-NI drivers also use PSHUFB (SSSE3) and PEXTR/PINSR (SSE4.1),
 	 * which every AES-NI CPU has; ask for all three anyway. */
-	if ((c & bit_AES) && (c & bit_SSSE3) && (c & bit_SSE4_1))
+	if ((c & bit_AES) && ssse3_sse41)
 		f |= BC_CPU_AESNI;
 	if (c & bit_PCLMUL)
 		f |= BC_CPU_PCLMUL;
@@ -64,20 +69,26 @@ static uint32_t detect(void)
 		os_avx = (xgetbv0() & 6) == 6;
 	if (os_avx)
 		f |= BC_CPU_AVX;
-	if (os_avx && max >= 7) {
-		__cpuid_count(7, 0, a, b, c, d);
-		/* AVX-512 also needs the OS to save the mask and upper zmm state (XCR0 bits 5-7) */
-		if ((b & bit_AVX2) && (b & (1u << 16)) && (b & (1u << 30)) && (xgetbv0() & 0xe0) == 0xe0)
-			f |= BC_CPU_AVX512;     /* F and BW */
-		if (b & bit_AVX2) {
-			f |= BC_CPU_AVX2;
-			if (c & (1u << 9))      /* VAES */
-				f |= BC_CPU_VAES;
-			if (c & (1u << 10))     /* VPCLMULQDQ */
-				f |= BC_CPU_VPCLMUL;
-			if (c & (1u << 8))      /* GFNI (the VEX form, on ymm) */
-				f |= BC_CPU_GFNI;
-		}
+	if (max < 7)
+		return f;
+	__cpuid_count(7, 0, a, b, c, d);
+	/* SHA-NI is SSE-encoded: no OS support beyond SSE's is needed. The
+	 * driver also uses PSHUFB, PALIGNR (SSSE3) and PBLENDW (SSE4.1). */
+	if ((b & bit_SHA) && ssse3_sse41)
+		f |= BC_CPU_SHA;
+	if (b & bit_BMI2)
+		f |= BC_CPU_BMI2;
+	/* AVX-512 also needs the OS to save the mask and upper zmm state (XCR0 bits 5-7) */
+	if (os_avx && (b & bit_AVX2) && (b & (1u << 16)) && (b & (1u << 30)) && (xgetbv0() & 0xe0) == 0xe0)
+		f |= BC_CPU_AVX512;     /* F and BW */
+	if (os_avx && (b & bit_AVX2)) {
+		f |= BC_CPU_AVX2;
+		if (c & (1u << 9))      /* VAES */
+			f |= BC_CPU_VAES;
+		if (c & (1u << 10))     /* VPCLMULQDQ */
+			f |= BC_CPU_VPCLMUL;
+		if (c & (1u << 8))      /* GFNI (the VEX form, on ymm) */
+			f |= BC_CPU_GFNI;
 	}
 	return f;
 }
@@ -93,6 +104,10 @@ static uint32_t detect(void)
 		f |= BC_CPU_ARM_PMULL;
 	if (hw & (1ul << 19))   /* HWCAP_SM4 */
 		f |= BC_CPU_ARM_SM4;
+	if (hw & (1ul << 6))    /* HWCAP_SHA2 */
+		f |= BC_CPU_ARM_SHA2;
+	if (hw & (1ul << 18))   /* HWCAP_SM3 */
+		f |= BC_CPU_ARM_SM3;
 	return f;
 }
 #else

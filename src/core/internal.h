@@ -34,6 +34,10 @@
 #define BC_CPU_ARM_AES   (1u << 8)   /* arm64: AESE/AESD/AESMC/AESIMC */
 #define BC_CPU_ARM_PMULL (1u << 9)   /* arm64: PMULL/PMULL2 (64x64) */
 #define BC_CPU_ARM_SM4   (1u << 10)  /* arm64: SM4E/SM4EKEY */
+#define BC_CPU_BMI2      (1u << 11)  /* x86: BMI2 (RORX, SHLX: rotates without flags or a copy) */
+#define BC_CPU_SHA       (1u << 12)  /* x86: SHA-NI (SHA256RNDS2, SHA256MSG1/2), with SSSE3 and SSE4.1 */
+#define BC_CPU_ARM_SHA2  (1u << 13)  /* arm64: SHA256H/SHA256H2/SHA256SU0/SHA256SU1 */
+#define BC_CPU_ARM_SM3   (1u << 14)  /* arm64: SM3SS1/SM3TT1A/B/SM3TT2A/B/SM3PARTW1/2 */
 uint32_t bc_cpu_features(void);
 
 /* ---- block ciphers -----------------------------------------------------------
