@@ -87,7 +87,9 @@ const struct bc_shash_alg *const bc_shash_drivers[] = {
 	/* x86 hashes (issue 17) */
 	&bc_sha256_ni,
 	&bc_sha256_avx2,
+#if defined(__x86_64__)
 	&bc_sm3_avx,
+#endif
 #endif
 #if defined(__aarch64__)
 	/* arm64 (issue 7) */

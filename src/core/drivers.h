@@ -36,7 +36,10 @@ extern const struct bc_skcipher_alg bc_ecb_sm4_vaes_avx2, bc_cbc_sm4_vaes_avx2, 
 extern const struct bc_skcipher_alg bc_ecb_sm4_gfni_avx2, bc_cbc_sm4_gfni_avx2, bc_ctr_sm4_gfni_avx2, bc_xts_sm4_gfni_avx2;
 extern const struct bc_aead_alg bc_gcm_sm4_aesni_avx, bc_gcm_sm4_aesni_avx2, bc_gcm_sm4_vaes_avx2, bc_gcm_sm4_gfni_avx2;
 /* x86 hashes with SHA-NI, AVX2 and AVX (issue 17: src/arch/x86/sha256_*.c, sm3_avx.c) */
-extern const struct bc_shash_alg bc_sha256_ni, bc_sha256_avx2, bc_sm3_avx;
+extern const struct bc_shash_alg bc_sha256_ni, bc_sha256_avx2;
+#if defined(__x86_64__)
+extern const struct bc_shash_alg bc_sm3_avx;
+#endif
 #endif
 
 #if defined(__aarch64__)

@@ -6,6 +6,8 @@
 #include "internal.h"
 
 extern const uint32_t bc_sm3_iv[8];
+/* The portable compression of whole blocks (src/hash/sm3_generic.c). */
+void bc_sm3_compress_generic(uint32_t st[8], const uint8_t *p, size_t nblocks);
 /* T_j <<< (j mod 32) for every round, so a round adds one constant. Static
  * here, not extern: rounds unrolled over it then take immediates. */
 static const uint32_t bc_sm3_t[64] = {

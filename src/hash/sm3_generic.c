@@ -17,7 +17,7 @@ const uint32_t bc_sm3_iv[8] = {
 #define W(j) w[j]
 #define WP(j) (w[j] ^ w[(j) + 4])
 
-static void sm3_compress(uint32_t st[8], const uint8_t *p, size_t nblocks)
+void bc_sm3_compress_generic(uint32_t st[8], const uint8_t *p, size_t nblocks)
 {
 	uint32_t w[68];
 
@@ -42,4 +42,4 @@ static void sm3_compress(uint32_t st[8], const uint8_t *p, size_t nblocks)
 	bc_wipe(w, sizeof(w));
 }
 
-BC_MD32_SHASH(sm3_generic, "sm3", "sm3-generic", 100, 0, bc_sm3_iv, sm3_compress);
+BC_MD32_SHASH(sm3_generic, "sm3", "sm3-generic", 100, 0, bc_sm3_iv, bc_sm3_compress_generic);
