@@ -7,6 +7,8 @@
 
 extern const uint32_t bc_sha256_iv[8];
 extern const uint32_t bc_sha256_k[64];
+/* The portable compression of whole blocks (src/hash/sha256_generic.c). */
+void bc_sha256_compress_generic(uint32_t st[8], const uint8_t *p, size_t nblocks);
 
 static inline uint32_t bc_ror32(uint32_t x, unsigned n)
 {

@@ -27,7 +27,7 @@ const uint32_t bc_sha256_k[64] = {
 
 #define LOADW(i) (bc_sha256_k[i] + (w[i] = bc_load_be32(p + 4 * (i))))
 
-static void sha256_compress(uint32_t st[8], const uint8_t *p, size_t nblocks)
+void bc_sha256_compress_generic(uint32_t st[8], const uint8_t *p, size_t nblocks)
 {
 	uint32_t w[16];
 
@@ -48,4 +48,4 @@ static void sha256_compress(uint32_t st[8], const uint8_t *p, size_t nblocks)
 	bc_wipe(w, sizeof(w));
 }
 
-BC_MD32_SHASH(sha256_generic, "sha256", "sha256-generic", 100, 0, bc_sha256_iv, sha256_compress);
+BC_MD32_SHASH(sha256_generic, "sha256", "sha256-generic", 100, 0, bc_sha256_iv, bc_sha256_compress_generic);

@@ -110,16 +110,21 @@ static BC_X86_AVX2_BMI2 void rounds_and_schedule(uint32_t st[8], const uint32_t 
 }
 
 /* Blocks go in pairs (a last odd one is scheduled twice over and used once);
- * the first block of each pair runs while the next pair is scheduled. */
+ * the first block of each pair runs while the next pair is scheduled. A
+ * single block (short messages, most finals) goes to the portable code:
+ * the first schedule overlaps nothing, and the portable rounds make their
+ * schedule as they go. */
 static BC_X86_AVX2_BMI2 void sha256_avx2_compress(uint32_t st[8], const uint8_t *p, size_t nblocks)
 {
 	struct wk_pair wk[2];
 	__m256i x[4];
 	int cur = 0;
 
-	if (!nblocks)
+	if (nblocks < 2) {
+		bc_sha256_compress_generic(st, p, nblocks);
 		return;
-	sched_load(x, &wk[0], p, p + 64 * (nblocks >= 2));
+	}
+	sched_load(x, &wk[0], p, p + 64);
 	for (int i = 4; i < 16; i++)
 		sched_step(x, &wk[0], i);
 	while (nblocks) {
