@@ -76,7 +76,9 @@ struct bc_skcipher_alg {
 	size_t ivsize;                   /* 16, or 0 for ecb */
 	size_t blocksize;                /* as /proc/crypto shows it: 16, or 1 for ctr */
 	size_t min_len;                  /* shortest accepted length (16 for cts and xts) */
-	size_t len_align;                /* lengths must be multiples of this (16 for ecb, cbc, essiv) */
+	size_t len_align;                /* lengths must be multiples of this (16 for ecb, cbc, essiv, else 1):
+	                                  * a power of two, checked with a mask (a division costs more than
+	                                  * a one-block operation) */
 	size_t ctxsize;
 	/* Optional; templates record their inner algorithms here (called once
 	 * after the context is allocated and zeroed). */
