@@ -49,6 +49,30 @@ static uint64_t xgetbv0(void)
 	return (uint64_t)hi << 32 | lo;
 }
 
+/* Intel CPUs that lower their clock for a while after any 512-bit
+ * instruction, so that zmm code slows down everything around it (Skylake-SP
+ * to Tiger Lake: family 6 models 0x55, 0x6a, 0x6c, 0x7d, 0x7e, 0x9d, 0x8c,
+ * 0x8d). The Linux kernel keeps its zmm crypto off on exactly these and so
+ * does blockcrypt: there BC_CPU_AVX512 is not reported, and the 256-bit
+ * drivers are chosen. Rocket Lake, Sapphire Rapids and later, and AMD's
+ * Zen 4 and 5, run zmm at full clock. */
+static int zmm_downclocks(unsigned max)
+{
+	static const unsigned char models[] = { 0x55, 0x6a, 0x6c, 0x7d, 0x7e, 0x9d, 0x8c, 0x8d };
+	unsigned a, b, c, d;
+
+	__cpuid(0, a, b, c, d);
+	if (b != 0x756e6547 || d != 0x49656e69 || c != 0x6c65746e || max < 1)  /* "GenuineIntel" */
+		return 0;
+	__cpuid(1, a, b, c, d);
+	if (((a >> 8) & 0xf) != 6)
+		return 0;
+	for (size_t i = 0; i < sizeof(models); i++)
+		if ((((a >> 4) & 0xf) | ((a >> 12) & 0xf0)) == models[i])
+			return 1;
+	return 0;
+}
+
 static uint32_t detect(void)
 {
 	unsigned a, b, c, d, max = __get_cpuid_max(0, NULL);
@@ -79,7 +103,8 @@ static uint32_t detect(void)
 	if (b & bit_BMI2)
 		f |= BC_CPU_BMI2;
 	/* AVX-512 also needs the OS to save the mask and upper zmm state (XCR0 bits 5-7) */
-	if (os_avx && (b & bit_AVX2) && (b & (1u << 16)) && (b & (1u << 30)) && (xgetbv0() & 0xe0) == 0xe0)
+	if (os_avx && (b & bit_AVX2) && (b & (1u << 16)) && (b & (1u << 30)) && (xgetbv0() & 0xe0) == 0xe0 &&
+	    !zmm_downclocks(max))
 		f |= BC_CPU_AVX512;     /* F and BW */
 	if (os_avx && (b & bit_AVX2)) {
 		f |= BC_CPU_AVX2;
