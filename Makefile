@@ -165,9 +165,10 @@ bench-peers: $(BUILD)/bench-peers
 	$(BUILD)/bench-peers --svg $(BUILD)/bench-peers.svg
 	@echo "chart: $(BUILD)/bench-peers.svg"
 
-# The least a 16-byte xts(aes) operation can take in bench-peers' loop, beside blockcrypt (x86-64 only).
+# The least a 16-byte xts(aes) operation can take in bench-peers' loop, beside blockcrypt (x86-64 only);
+# and blockcrypt beside nettle in dm-crypt's plain64 IV loop.
 $(BUILD)/bench-floor: bench/floor.c bench/bench_iv.h src/arch/x86/aes_x86.h tools/speed_clock.c $(BUILD)/libblockcrypt.a
-	$(CC) $(CFLAGS_BASE) $(CFLAGS) -Itools -Isrc/arch/x86 -o $@ bench/floor.c tools/speed_clock.c $(BUILD)/libblockcrypt.a $(LDLIBS)
+	$(CC) $(CFLAGS_BASE) $(CFLAGS) -Itools -Isrc/arch/x86 -o $@ bench/floor.c tools/speed_clock.c $(BUILD)/libblockcrypt.a -lnettle $(LDLIBS)
 
 bench-floor: $(BUILD)/bench-floor
 	$(BUILD)/bench-floor

@@ -125,7 +125,7 @@ fi
 if want levels; then
 	t0=$(date +%s)
 	if [ "$ARCH" = x86_64 ]; then
-		for mask in all gfni,avx512 vaes,vpclmul,gfni avx2,vaes,vpclmul aesni,pclmul; do
+		for mask in all gfni,avx512 vaes,vpclmul,gfni,shani avx2,vaes,vpclmul aesni,pclmul; do
 			run_suite "disable=$mask" "$BUILD" env BLOCKCRYPT_DISABLE=$mask
 		done
 	else

@@ -94,13 +94,20 @@ const struct bc_shash_alg *const bc_shash_drivers[] = {
 	/* x86 GHASH (issue 5) */
 	&bc_ghash_pclmul,
 	&bc_ghash_vpclmul_avx2,
-	/* x86 MACs (issue 4 / issue 6) */
+	/* x86 hashes (issue 17) */
+	&bc_sha256_ni,
+	&bc_sha256_avx2,
+#if defined(__x86_64__)
+	&bc_sm3_avx,
+#endif
 #endif
 #if defined(__aarch64__)
 	/* arm64 (issue 7) */
 	&bc_cmac_aes_ce, &bc_xcbc_aes_ce, &bc_cbcmac_aes_ce,
 	&bc_ghash_ce,
 	&bc_cmac_sm4_ce, &bc_xcbc_sm4_ce, &bc_cbcmac_sm4_ce,
+	/* arm64 hashes (issue 17) */
+	&bc_sha256_ce, &bc_sm3_ce,
 #endif
 	NULL
 };
