@@ -199,7 +199,7 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "help")) {
 		if (argc > 3)
 			return cli_fail("usage: blockcrypt help [COMMAND]");
-		c = find_command(argv[2]);
+		c = find_command(strcmp(argv[2], "--help") && strcmp(argv[2], "-h") ? argv[2] : "help");
 		return c ? show_help(c) : unknown(argv[2]);
 	}
 	c = find_command(argv[1]);

@@ -39,9 +39,9 @@ static int digest_fd(bc_shash *tfm, const char *name, int in, const char *in_pat
 		r = cli_fail("%s is keyed: use blockcrypt mac %s --key HEX", name, name);
 	else if (r < 0)
 		r = cli_fail("%s: %s", name, strerror(-r));
-	else if (ds > sizeof(out) || bc_shash_final(tfm, out) < 0)
+	else if (r == 0 && (ds > sizeof(out) || bc_shash_final(tfm, out) < 0))
 		r = cli_fail("%s: cannot finish the digest", name);
-	else if (!(r = cli_out_open(&o, out_path))) {
+	if (r == 0 && !(r = cli_out_open(&o, out_path))) {
 		static const char digits[] = "0123456789abcdef";
 		char line[2 * sizeof(out) + 1];
 

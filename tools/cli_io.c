@@ -133,7 +133,9 @@ static void remove_tmp_and_die(int sig)
 int cli_out_open(struct cli_out *o, const char *path)
 {
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGXFSZ };
+	static char target[PATH_MAX];
 	const char *slash;
+	struct stat st;
 	mode_t mask;
 	int dirlen;
 
@@ -142,16 +144,25 @@ int cli_out_open(struct cli_out *o, const char *path)
 	o->fd = STDOUT_FILENO;
 	if (!path || !strcmp(path, "-"))
 		return 0;
+	o->path = path;
+	/* A device, a pipe or a socket (/dev/null, /dev/stdout) is written as it is: it cannot be replaced. */
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		o->fd = open(path, O_WRONLY | O_CLOEXEC);
+		return o->fd < 0 ? cli_fail("cannot write %s: %s", path, strerror(errno)) : 0;
+	}
+	/* A symbolic link keeps pointing to its file: the file is what gets replaced. */
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && realpath(path, target))
+		path = target;
 	/* DIR/.NAME.XXXXXX: the same file system as NAME, so that rename() replaces NAME in one step. */
 	slash = strrchr(path, '/');
 	dirlen = slash ? (int)(slash - path + 1) : 0;
 	if (snprintf(tmp_name, sizeof(tmp_name), "%.*s.%s.XXXXXX", dirlen, path, path + dirlen) >= (int)sizeof(tmp_name))
-		return cli_fail("cannot write %s: %s", path, strerror(ENAMETOOLONG));
+		return cli_fail("cannot write %s: %s", o->path, strerror(ENAMETOOLONG));
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 		signal(sigs[i], remove_tmp_and_die);
 	o->fd = mkostemp(tmp_name, O_CLOEXEC);
 	if (o->fd < 0)
-		return cli_fail("cannot write %s: %s", path, strerror(errno));
+		return cli_fail("cannot write %s: %s", o->path, strerror(errno));
 	tmp_live = 1;
 	o->tmp = tmp_name;
 	o->path = path;
@@ -199,8 +210,11 @@ static void sync_dir(const char *path)
 
 int cli_out_close(struct cli_out *o, int status)
 {
-	if (!o->tmp)
+	if (!o->tmp) {
+		if (o->fd != STDOUT_FILENO && close(o->fd) < 0 && status == 0)
+			status = cli_fail("cannot write %s: %s", o->path, strerror(errno));
 		return status;
+	}
 	/* The data reaches the disk before the new name does, so a crash never leaves a short FILE. */
 	if (status == 0 && (fsync(o->fd) < 0 || close(o->fd) < 0))
 		status = cli_fail("cannot write %s: %s", o->path, strerror(errno));
