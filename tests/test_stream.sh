@@ -382,6 +382,23 @@ says "mac of a hash without a key" "use blockcrypt hash sm3"
 run 2 "hash of a MAC" "$BC" hash 'cmac(aes)' --in "$T/p"
 says "hash of a MAC" "use blockcrypt mac"
 
+# ---- the manual: renders without a warning, and names every option and command the help texts name ---------
+if command -v groff > /dev/null 2>&1; then
+	LC_ALL=C.UTF-8 groff -man -Tutf8 -ww -z man/blockcrypt.1 > "$T/groff" 2>&1
+	[ $? -eq 0 ] && [ ! -s "$T/groff" ] && ok || bad "groff -man -ww man/blockcrypt.1: $(head -c 300 "$T/groff")"
+else
+	echo "SKIPPED: $NAME: man page warnings: groff is not installed"
+fi
+for c in list selftest encrypt decrypt mac hash speed benchmark help; do
+	grep -q "^\.B[RI]* $c\b" man/blockcrypt.1 && ok || bad "man/blockcrypt.1 does not describe $c"
+	for o in $("$BC" help "$c" | grep -o -- '--[a-z][a-z-]*' | sort -u); do
+		grep -qF -- "$(printf '%s' "$o" | sed 's/-/\\-/g')" man/blockcrypt.1 && ok || bad "man/blockcrypt.1 lacks $o (help $c)"
+	done
+done
+for v in BLOCKCRYPT_DISABLE BLOCKCRYPT_CHUNK_SIZE; do
+	grep -q "^\.B $v" man/blockcrypt.1 && ok || bad "man/blockcrypt.1 does not describe $v"
+done
+
 # ---- bounded memory: 256 MiB of ctr and of xts data units in a few MB (GNU time reports the peak RSS) --------
 if [ -x /usr/bin/time ] && /usr/bin/time -f %M true > /dev/null 2>&1; then
 	for spec in "ctr(aes):" "xts(aes):--data-unit-size 4096" "ecb(sm4):"; do
