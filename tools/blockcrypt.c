@@ -5,10 +5,6 @@
 
 #include "cli.h"
 
-#define STR_(x) #x
-#define STR(x) STR_(x)
-#define VERSION STR(BLOCKCRYPT_VERSION_MAJOR) "." STR(BLOCKCRYPT_VERSION_MINOR) "." STR(BLOCKCRYPT_VERSION_PATCH)
-
 static const char usage[] =
 	"usage: blockcrypt COMMAND [ARGS]\n"
 	"\n"
@@ -193,7 +189,7 @@ int main(int argc, char **argv)
 		return fflush(stdout) ? EXIT_USAGE : 0;
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
-		printf("blockcrypt %s\n", VERSION);
+		printf("blockcrypt %s\n", BLOCKCRYPT_VERSION_STRING);
 		return fflush(stdout) ? EXIT_USAGE : 0;
 	}
 	if (!strcmp(argv[1], "help")) {

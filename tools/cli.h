@@ -8,12 +8,6 @@
 
 #include "blockcrypt.h"
 
-#ifndef BLOCKCRYPT_VERSION_MAJOR
-#define BLOCKCRYPT_VERSION_MAJOR 1
-#define BLOCKCRYPT_VERSION_MINOR 0
-#define BLOCKCRYPT_VERSION_PATCH 0
-#endif
-
 /* Exit statuses: 1 only for a tag that does not verify, 2 for anything the user got wrong. */
 #define EXIT_AUTH  1
 #define EXIT_USAGE 2
