@@ -8,7 +8,7 @@
 static const char usage[] =
 	"usage: blockcrypt COMMAND [ARGS]\n"
 	"\n"
-	"  list [NAME]                   drivers usable on this CPU, /proc/crypto style (NAME: one algorithm or driver)\n"
+	"  list [NAME]                   drivers on this CPU, /proc/crypto style (NAME: only those)\n"
 	"  selftest                      run every driver's known-answer tests (exit 1 if any fails)\n"
 	"  encrypt NAME KEY [--iv HEX] [OPTIONS]\n"
 	"  decrypt NAME KEY [--iv HEX] [OPTIONS]\n"
