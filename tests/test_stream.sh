@@ -200,12 +200,26 @@ rm -f "$T/big" "$T/c"
 
 # ---- what cannot stream is refused above the buffer limit -------------------------------------------------
 head -c 4992 /dev/urandom > "$T/p"
-for alg in 'cts(cbc(aes))' 'gcm(aes)' 'essiv(cbc(aes),sha256)'; do
+for alg in 'cts(cbc(aes))' 'essiv(cbc(aes),sha256)'; do
 	run 0 "$alg under --buffer-limit 8K" "$BC" encrypt "$alg" --key "$k16" --iv "$iv" --buffer-limit 8K --in "$T/p"
 	cat "$T/p" | run 2 "$alg over --buffer-limit 4K" "$BC" encrypt "$alg" --key "$k16" --iv "$iv" --buffer-limit 4K
 	says "$alg over the buffer limit" "cannot stream"
 	run 2 "$alg over --buffer-limit 4096 (file)" "$BC" encrypt "$alg" --key "$k16" --iv "$iv" --buffer-limit 4096 --in "$T/p"
 done
+# gcm encryption streams (the incremental calls); its decryption is one message, the tag checked before any output.
+kg=$(rhex 16) ivg=$(rhex 12)
+for len in 0 1 4095 4096 4097 12289; do
+	head -c "$len" /dev/urandom > "$T/p"
+	BLOCKCRYPT_CHUNK_SIZE=1M "$BC" encrypt 'gcm(aes)' --key "$kg" --iv "$ivg" --aad 0102 < "$T/p" > "$T/one"
+	cat "$T/p" | run 0 "gcm encrypt $len streamed" env BLOCKCRYPT_CHUNK_SIZE=4096 "$BC" encrypt 'gcm(aes)' --key "$kg" \
+		--iv "$ivg" --aad 0102 --buffer-limit 4K
+	same "gcm encrypt $len: 4 KiB chunks = 1 MiB chunks" "$T/out" "$T/one"
+	[ "$(wc -c < "$T/out")" -eq $((len + 16)) ] && ok || bad "gcm encrypt $len streamed: not ciphertext || tag"
+	run 0 "gcm decrypt $len (one call)" "$BC" decrypt 'gcm(aes)' --key "$kg" --iv "$ivg" --aad 0102 --in "$T/one"
+	same "gcm $len streamed encryption decrypts" "$T/out" "$T/p"
+done
+run 2 "gcm decrypt over --buffer-limit 4K" "$BC" decrypt 'gcm(aes)' --key "$kg" --iv "$ivg" --aad 0102 --buffer-limit 4K --in "$T/one"
+says "gcm decrypt over the buffer limit" "cannot stream decryption"
 for b in 0 x 4T -1; do
 	run 2 "--buffer-limit $b" "$BC" encrypt 'gcm(aes)' --key "$k16" --iv "$iv" --buffer-limit "$b" --in "$T/p"
 done
@@ -405,11 +419,16 @@ for v in BLOCKCRYPT_DISABLE BLOCKCRYPT_CHUNK_SIZE; do
 	grep -q "^\.B $v" man/blockcrypt.1 && ok || bad "man/blockcrypt.1 does not describe $v"
 done
 
-# ---- bounded memory: 256 MiB of ctr and of xts data units in a few MB (GNU time reports the peak RSS) --------
+# ---- bounded memory: 256 MiB of ctr, xts data units, ecb and gcm encryption in a few MB (GNU time reports the peak RSS) --------
 if [ -x /usr/bin/time ] && /usr/bin/time -f %M true > /dev/null 2>&1; then
-	for spec in "ctr(aes):" "xts(aes):--data-unit-size 4096" "ecb(sm4):"; do
+	for spec in "ctr(aes):" "xts(aes):--data-unit-size 4096" "ecb(sm4):" "gcm(aes):"; do
 		alg=${spec%%:*} opt=${spec#*:}
-		case $alg in ecb*) set -- --key "$k16" ;; xts*) set -- --key "$(rhex 64)" --iv "$iv" ;; *) set -- --key "$k16" --iv "$iv" ;; esac
+		case $alg in
+		ecb*) set -- --key "$k16" ;;
+		xts*) set -- --key "$(rhex 64)" --iv "$iv" ;;
+		gcm*) set -- --key "$k16" --iv "$(rhex 12)" ;;
+		*) set -- --key "$k16" --iv "$iv" ;;
+		esac
 		# shellcheck disable=SC2086
 		head -c 256M /dev/zero | /usr/bin/time -f %M -o "$T/rss" "$BC" encrypt "$alg" "$@" $opt | tail -c 16 > /dev/null
 		rss=$(tail -n 1 "$T/rss")

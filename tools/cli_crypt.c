@@ -11,8 +11,9 @@
 #include "cli.h"
 
 /* What streams: ecb, cbc and ctr chunk by chunk (cbc and ctr carry their IV from one chunk to the
- * next: the library writes the chaining value back); xts and essiv unit by unit with --data-unit-size.
- * Anything else (cts, an AEAD, a single xts or essiv unit) is one message held in memory. */
+ * next: the library writes the chaining value back); xts and essiv unit by unit with --data-unit-size;
+ * AEAD encryption through the incremental calls. Anything else (cts, AEAD decryption, a single xts or
+ * essiv unit) is one message held in memory. */
 #define CHUNK_DEFAULT ((size_t)1 << 20)
 #define CHUNK_MAX ((size_t)1 << 30)
 #define BUFFER_LIMIT_DEFAULT ((size_t)1 << 30)
@@ -236,6 +237,47 @@ static int run_skcipher(bc_skcipher *tfm, struct crypt_args *a)
 	return run_whole(tfm, a, xts, steals, units);
 }
 
+/* AEAD encryption streams through the incremental calls: ciphertext as it comes, then the tag. */
+static int seal_stream(const bc_aead *tfm, struct crypt_args *a, size_t taglen)
+{
+	bc_aead_req *req = NULL;
+	size_t chunk, got;
+	uint8_t *buf;
+	int r = chunk_size(&chunk);
+
+	if (r || (r = open_io(a)))
+		return r;
+	/* Room for the tag after the last chunk, which is shorter than a chunk. */
+	buf = malloc(chunk + taglen);
+	if (!buf || bc_aead_req_alloc(&req, tfm) < 0) {
+		free(buf);
+		return cli_fail("out of memory");
+	}
+	cli_pipe_size(a->in, chunk);
+	cli_pipe_size(a->out.fd, chunk);
+	r = bc_aead_start(req, 1, a->iv, a->ivlen);
+	if (r == 0)
+		r = bc_aead_update_ad(req, a->aad, a->aadlen);
+	while (r == 0) {
+		if (cli_read_full(a->in, buf, chunk, &got) < 0) {
+			r = read_fail(a);
+			break;
+		}
+		r = bc_aead_update(req, buf, buf, got);
+		if (r == 0 && got < chunk) {
+			r = bc_aead_final(req, buf + got);
+			r = r < 0 ? r : cli_out_write(&a->out, buf, got + taglen);
+			break;
+		}
+		r = r < 0 ? r : cli_out_write(&a->out, buf, got);
+	}
+	if (r < 0)
+		r = crypt_fail(a, r);
+	bc_aead_req_free(req);
+	cli_free_secret(buf, chunk + taglen);
+	return r;
+}
+
 static int run_aead(bc_aead *tfm, struct crypt_args *a)
 {
 	size_t len, n, taglen = a->have_taglen ? a->taglen : 16;
@@ -250,24 +292,24 @@ static int run_aead(bc_aead *tfm, struct crypt_args *a)
 		return cli_fail("%s: bad tag length %zu (gcm takes 4, 8 or 12 to 16)", a->name, taglen);
 	if (bc_aead_setkey(tfm, a->key, a->keylen) < 0)
 		return cli_key_fail(a->name, bc_aead_driver(tfm), a->key, a->keylen, try_aead_key, tfm);
+	if (!a->decrypt)
+		return seal_stream(tfm, a, taglen);
 	if ((r = open_io(a)))
 		return r;
-	/* In place: the tag follows the text in the same buffer, on the way in (decrypt) or out (encrypt). */
-	r = cli_read_all(a->in, a->limit, taglen, &buf, &len);
+	/* Decryption holds the whole message: no plaintext leaves before the tag is checked. In place,
+	 * the tag after the ciphertext in the same buffer. */
+	r = cli_read_all(a->in, a->limit, 0, &buf, &len);
 	if (r == -2)
-		return cli_fail("%s cannot stream (an AEAD must not release plaintext before its tag is checked): "
+		return cli_fail("%s cannot stream decryption (no plaintext may leave before the tag is checked): "
 		                "the input is over the %zu-byte buffer limit; raise it with --buffer-limit",
 		                a->name, a->limit);
 	if (r < 0)
 		return read_fail(a);
-	if (a->decrypt && len < taglen) {
+	if (len < taglen) {
 		r = cli_fail("%s: the input (%zu bytes) is shorter than the %zu-byte tag", a->name, len, taglen);
 	} else {
-		n = a->decrypt ? len - taglen : len;
-		if (a->decrypt)
-			r = bc_aead_decrypt(tfm, a->iv, a->ivlen, a->aad, a->aadlen, buf, buf, n, buf + n);
-		else
-			r = bc_aead_encrypt(tfm, a->iv, a->ivlen, a->aad, a->aadlen, buf, buf, n, buf + n);
+		n = len - taglen;
+		r = bc_aead_decrypt(tfm, a->iv, a->ivlen, a->aad, a->aadlen, buf, buf, n, buf + n);
 		if (r == -EBADMSG) {
 			/* The contract: exit 1, nothing on standard output. */
 			fputs("blockcrypt: authentication failed\n", stderr);
@@ -275,10 +317,10 @@ static int run_aead(bc_aead *tfm, struct crypt_args *a)
 		} else if (r < 0) {
 			r = crypt_fail(a, r);
 		} else {
-			r = cli_out_write(&a->out, buf, a->decrypt ? n : n + taglen);
+			r = cli_out_write(&a->out, buf, n);
 		}
 	}
-	cli_free_secret(buf, len + taglen);
+	cli_free_secret(buf, len);
 	return r;
 }
 
