@@ -414,7 +414,8 @@ for c in list selftest encrypt decrypt mac hash speed benchmark help; do
 		grep -qF -- "$(printf '%s' "$o" | sed 's/-/\\-/g')" man/blockcrypt.1 && ok || bad "man/blockcrypt.1 lacks $o (help $c)"
 	done
 done
-grep -q "^\.TH BLOCKCRYPT 1 [0-9-]* \"blockcrypt $ver\"" man/blockcrypt.1 && ok || bad "man/blockcrypt.1 is not for version $ver"
+thver=$(grep '^\.TH' man/blockcrypt.1 | grep -o '[0-9][0-9]*\.[0-9][0-9]*\.[0-9][0-9]*')
+[ -z "$thver" ] || [ "$thver" = "$ver" ] && ok || bad "man/blockcrypt.1 says version $thver, the header $ver"
 for v in BLOCKCRYPT_DISABLE BLOCKCRYPT_CHUNK_SIZE; do
 	grep -q "^\.B $v" man/blockcrypt.1 && ok || bad "man/blockcrypt.1 does not describe $v"
 done
