@@ -52,6 +52,8 @@ if [ $have_pc -eq 1 ]; then
 	done
 	export LD_LIBRARY_PATH="$libdir"
 	tool=$D/usr/bin/blockcrypt
+	# one version number: the installed tool says the one pkg-config and the library's name carry
+	"$tool" --version | grep -qw "$version" && ok || bad "blockcrypt --version does not say $version: $("$tool" --version)"
 
 	# xts_sectors: every 512-byte sector is one data unit whose tweak is its number, which the
 	# installed tool checks sector by sector (the last one short, with ciphertext stealing).
