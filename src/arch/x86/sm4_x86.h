@@ -869,6 +869,17 @@ SM4X_API void sm4x_cbc_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src,
 	sm4v b[SM4X_G][4], p[SM4X_G][4];
 	uint8_t pad[16 * SM4X_NB];
 
+	if (len == 16) {
+		/* One block (a 16-byte EVP update, a MAC-sized record): the one-block
+		 * path, not a whole group padded out; c is read before dst is written. */
+		__m128i c = _mm_loadu_si128((const __m128i *)(const void *)src);
+
+		sm4x_crypt1(kpre, dst, src);
+		_mm_storeu_si128((__m128i *)(void *)dst,
+				 _mm_xor_si128(_mm_loadu_si128((const __m128i *)(void *)dst), prev));
+		_mm_storeu_si128((__m128i *)(void *)iv, c);
+		return;
+	}
 	for (size_t left = len; left; ) {
 		size_t m = sm4x_pass_len(left);
 		unsigned ng = sm4x_load(b, src, m, pad);
