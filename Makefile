@@ -43,6 +43,9 @@ endif
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 TOOL_SRC := $(wildcard tools/*.c)
 TOOL_OBJ := $(TOOL_SRC:%.c=$(BUILD)/%.o)
+TOOL_LIBS :=
+TOOL_LDLIBS :=
+include luks/luks.mk
 TEST_COMMON := $(filter tests/common%.c,$(wildcard tests/*.c))
 TEST_SRC := $(filter-out $(TEST_COMMON),$(wildcard tests/test_*.c))
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
@@ -66,8 +69,8 @@ $(BUILD)/libblockcrypt.a: $(LIB_OBJ)
 $(BUILD)/libblockcrypt.so: $(LIB_OBJ)
 	$(CC) $(ARCHFLAGS) $(SANITIZE) -shared -o $@ $^ $(LDLIBS)
 
-$(BUILD)/blockcrypt: $(TOOL_OBJ) $(BUILD)/libblockcrypt.a
-	$(CC) $(ARCHFLAGS) $(SANITIZE) -o $@ $(TOOL_OBJ) $(BUILD)/libblockcrypt.a $(LDLIBS) -lm
+$(BUILD)/blockcrypt: $(TOOL_OBJ) $(TOOL_LIBS) $(BUILD)/libblockcrypt.a
+	$(CC) $(ARCHFLAGS) $(SANITIZE) -o $@ $(TOOL_OBJ) $(TOOL_LIBS) $(BUILD)/libblockcrypt.a $(LDLIBS) $(TOOL_LDLIBS) -lm
 
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(TEST_COMMON_OBJ) $(BUILD)/libblockcrypt.a
 	$(CC) $(ARCHFLAGS) $(SANITIZE) -o $@ $< $(TEST_COMMON_OBJ) $(BUILD)/libblockcrypt.a $(LDLIBS) -lm

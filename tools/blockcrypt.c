@@ -21,6 +21,8 @@ static const char usage[] =
 	"        [--csv|--json] [--threads N]\n"
 	"                                throughput in the Linux tcrypt format, plus cycles/byte\n"
 	"  benchmark [--time S]          the `cryptsetup benchmark` table (S: seconds per figure, 0.3)\n"
+	"  luks ACTION IMAGE ...         LUKS1/LUKS2 images: format, encrypt, decrypt, read, dump, add-key...\n"
+	"  plain encrypt|decrypt IN OUT  dm-crypt plain mode (`blockcrypt luks --help`, `plain --help`)\n"
 	"\n"
 	"Exit status: 0 success, 1 authentication failed (nothing written), 2 bad usage or input.\n"
 	"BLOCKCRYPT_DISABLE=name,... (or all) turns CPU features off, e.g. BLOCKCRYPT_DISABLE=vaes.\n";
@@ -47,6 +49,8 @@ int main(int argc, char **argv)
 		return cmd_speed(argc, argv);
 	if (!strcmp(cmd, "benchmark"))
 		return cmd_benchmark(argc, argv);
+	if (!strcmp(cmd, "luks") || !strcmp(cmd, "plain"))
+		return cmd[0] == 'l' ? cmd_luks(argc, argv) : cmd_plain(argc, argv);
 	fputs(usage, stderr);
 	return EXIT_USAGE;
 }

@@ -35,5 +35,7 @@ int cmd_crypt(int argc, char **argv, int decrypt);
 int cmd_mac(int argc, char **argv, int keyed);
 int cmd_speed(int argc, char **argv);
 int cmd_benchmark(int argc, char **argv);
+int cmd_luks(int argc, char **argv);    /* cli_luks.c */
+int cmd_plain(int argc, char **argv);
 
 #endif

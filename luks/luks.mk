@@ -1,0 +1,32 @@
+# blockcrypt-luks (luks/, include/blockcrypt-luks.h): LUKS1/LUKS2/plain dm-crypt images, as
+# libblockcrypt-luks.a/.so and the tool's `luks` and `plain` subcommands. Built for the host only, and only
+# when pkg-config finds libargon2, json-c and libcrypto; otherwise the tool says the subcommands are not built in.
+# (the rules below come before the top Makefile's `all`, so name the default goal)
+.DEFAULT_GOAL := all
+LUKS_PKGS := libargon2 json-c libcrypto
+ifeq ($(CROSS)$(M32),)
+LUKS_MISSING := $(shell for p in $(LUKS_PKGS); do pkg-config --exists $$p 2>/dev/null || echo $$p; done)
+else
+LUKS_MISSING := native-build-only
+endif
+
+ifeq ($(LUKS_MISSING),)
+LUKS_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard luks/*.c))
+LUKS_LIBS := $(shell pkg-config --libs $(LUKS_PKGS))
+
+$(LUKS_OBJ): CFLAGS_BASE += $(shell pkg-config --cflags $(LUKS_PKGS))
+
+$(BUILD)/libblockcrypt-luks.a: $(LUKS_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(BUILD)/libblockcrypt-luks.so: $(LUKS_OBJ) $(BUILD)/libblockcrypt.so
+	$(CC) $(SANITIZE) -shared -o $@ $(LUKS_OBJ) -L$(BUILD) -lblockcrypt $(LUKS_LIBS) $(LDLIBS)
+
+all: $(BUILD)/libblockcrypt-luks.a $(BUILD)/libblockcrypt-luks.so
+FILE_CFLAGS_cli_luks := -DBC_HAVE_LUKS
+TOOL_LIBS += $(BUILD)/libblockcrypt-luks.a
+TOOL_LDLIBS += $(LUKS_LIBS)
+else
+FILE_CFLAGS_cli_luks := -DBC_LUKS_MISSING='"$(strip $(LUKS_MISSING))"'
+endif
