@@ -156,7 +156,10 @@ int luks1_init(bc_luks *l, const struct bc_luks_format_params *p)
 	memcpy(h + O_MODE, dash + 1, strlen(dash + 1));
 	memcpy(h + O_HASH, hash, strlen(hash));
 	luks_put_be32(h + O_KEYBYTES, l->key_bytes);
+	l->version = 1;
 	l->nslots = 8;
+	l->sector_size = LUKS_SECTOR;
+	l->dynamic = 1;
 	for (int i = 0; i < 8; i++, off += stride) {
 		struct luks_slot *s = &l->slot[i];
 
