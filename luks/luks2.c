@@ -511,6 +511,9 @@ static int load_json(bc_luks *l, const char *text)
 		if (obj_id(tname, LUKS_MAX_SLOTS) < 0 || !json_object_is_type(tval, json_type_object) || !jstr(tval, "type", 256) ||
 		    id_array(jget(tval, "keyslots", json_type_array), LUKS_MAX_SLOTS, marks))
 			return BAD("token \"%s\" is malformed", tname);
+		for (int i = 0; i < LUKS_MAX_SLOTS; i++)
+			if (marks[i] && !l->slot[i].area_size)
+				return BAD("token %s refers to keyslot %d, which does not exist", tname, i);
 	}
 	return 0;
 }
