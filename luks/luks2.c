@@ -665,12 +665,13 @@ int luks2_set_slot(bc_luks *l, int n)
 	char name[8];
 
 	snprintf(name, sizeof(name), "%d", n);
+	/* the old object and its references go; an active slot is then written afresh */
+	json_object_object_del(ks, name);
+	json_object_object_foreach(digs, dn, dv) {
+		(void)dn;
+		array_drop(json_object_object_get(dv, "keyslots"), name);
+	}
 	if (!s->active) {
-		json_object_object_del(ks, name);
-		json_object_object_foreach(digs, dn, dv) {
-			(void)dn;
-			array_drop(json_object_object_get(dv, "keyslots"), name);
-		}
 		json_object_object_foreach(tokens, tn, tv) {
 			(void)tn;
 			array_drop(json_object_object_get(tv, "keyslots"), name);

@@ -360,6 +360,48 @@ int bc_luks_add_key(bc_luks *l, int slot, const struct bc_luks_pbkdf_params *p, 
 	return slot;
 }
 
+int bc_luks_change_key(bc_luks *l, int slot, const struct bc_luks_pbkdf_params *p, const char *pass, size_t passlen)
+{
+	struct luks_slot old;
+	int r = bc_luks_slot_active(l, slot);
+
+	if (r <= 0)
+		return r < 0 ? r : luks_fail(-EINVAL, "keyslot %d is not active", slot);
+	if (!l->crypt)
+		return luks_fail(-ENOKEY, "the image is not unlocked");
+	if (!l->writable)
+		return luks_fail(-EBADF, "the image is open read-only");
+	if (l->version == 1) {
+		/* LUKS1 areas are fixed: the new key takes a free slot before the old one is wiped */
+		int n = bc_luks_add_key(l, -1, p, pass, passlen);
+
+		if (n < 0)
+			return n;
+		r = bc_luks_kill_slot(l, slot);
+		return r ? r : n;
+	}
+	/* LUKS2: new material in a free area, then one header update switches the slot over to it */
+	old = l->slot[slot];
+	r = slot_setup(l, slot, p);
+	if (!r)
+		r = luks_slot_encrypt(l, slot, pass, passlen, l->volume_key);
+	if (!r) {
+		l->slot[slot].active = 1;
+		l->slot[slot].priority = old.priority;
+		luks2_set_slot(l, slot);
+		r = luks2_store(l);
+	}
+	if (r) {
+		l->slot[slot] = old;
+		luks2_set_slot(l, slot);
+		return r;
+	}
+	r = wipe_area(l->hdr_fd, old.area_offset, old.area_size);
+	if (!r && fdatasync(l->hdr_fd))
+		r = luks_fail(-errno, "fsync: %s", strerror(errno));
+	return r ? r : slot;
+}
+
 int bc_luks_kill_slot(bc_luks *l, int slot)
 {
 	struct luks_slot *s;
@@ -422,7 +464,8 @@ static int format_init(bc_luks *l, const struct bc_luks_format_params *p, const 
 	if (!key)
 		return luks_fail(-ENOMEM, "out of memory");
 	snprintf(l->cipher, sizeof(l->cipher), "%s", p->cipher ? p->cipher : "aes-xts-plain64");
-	l->key_bytes = p->key_bytes ? p->key_bytes : strstr(l->cipher, "xts") ? 64 : 32;
+	/* cryptsetup's defaults: 512-bit xts, 256-bit otherwise; SM4 takes 128-bit keys only */
+	l->key_bytes = p->key_bytes ? p->key_bytes : (strstr(l->cipher, "xts") ? 2u : 1u) * (strstr(l->cipher, "sm4") ? 16 : 32);
 	r = hs < 0 ? hs : 0;
 	if (!r && (l->key_bytes > LUKS_MAX_KEY || (p->uuid && !luks_uuid_ok(p->uuid))))
 		r = luks_fail(-EINVAL, p->uuid && !luks_uuid_ok(p->uuid) ? "\"%s\" is not a UUID" : "key size out of range",

@@ -468,15 +468,15 @@ static int luks_format(const struct opts *o)
 	struct bc_luks_format_params p = { 0 };
 	struct secret pass = { 0 }, vk = { 0 };
 	const char *image = o->pos[0];
-	uint64_t plain_size = 0, image_size = o->size;
-	bc_luks *l;
+	uint64_t image_size = o->size;
+	bc_luks *l = NULL;
 	char prompt[512];
-	int r;
+	int r, created_image, created_header;
 
 	p.version = !o->type || !strcmp(o->type, "luks2") || !strcmp(o->type, "luks") ? 2 : !strcmp(o->type, "luks1") ? 1 : 0;
 	if (!p.version)
 		return cli_fail("--type %s: luks1 or luks2", o->type);
-	if (o->from && file_size(o->from, &plain_size))
+	if (o->from && access(o->from, R_OK))
 		return cli_fail("%s: %s", o->from, strerror(errno));
 	p.cipher = o->cipher;
 	p.key_bytes = o->key_bits / 8;
@@ -489,10 +489,12 @@ static int luks_format(const struct opts *o)
 	p.subsystem = o->subsystem;
 	p.keyslot = o->key_slot;
 	p.pbkdf = o->pbkdf;
+	created_image = access(image, F_OK) != 0;
+	created_header = o->header && access(o->header, F_OK) != 0;
 	if (o->header) {
 		r = prepare_target(o->header, 0, o->batch || o->force, 1);
-		if (!r)
-			r = prepare_target(image, image_size, 1, 0);
+		if (!r)   /* the data file is only written with --from */
+			r = prepare_target(image, image_size, o->batch || o->force || !o->from, 0);
 	} else {
 		r = prepare_target(image, image_size, o->batch || o->force, 1);
 	}
@@ -513,11 +515,16 @@ static int luks_format(const struct opts *o)
 	}
 	secret_free(&pass);
 	secret_free(&vk);
-	if (r)
-		return r;
-	if (o->from)
+	if (!r && o->from)
 		r = encrypt_file(l, o, o->from);
 	bc_luks_close(l);
+	if (r && (created_image || created_header)) {
+		/* a refused format leaves no new file behind */
+		if (created_image)
+			unlink(image);
+		if (created_header)
+			unlink(o->header);
+	}
 	return r;
 }
 
@@ -635,14 +642,12 @@ static int luks_add_key(const struct opts *o, int change)
 		return r;
 	r = get_pass(newfile, "Enter new passphrase for key slot: ", 1, &pass);
 	if (!r) {
-		/* change-key: the new key goes in first, so an interruption never leaves the image without one */
-		r = bc_luks_add_key(l, change ? -1 : o->key_slot, &o->pbkdf, pass.p, pass.len);
-		if (r >= 0 && change)
-			r = bc_luks_kill_slot(l, old) ? -1 : r;
+		r = change ? bc_luks_change_key(l, old, &o->pbkdf, pass.p, pass.len)
+		           : bc_luks_add_key(l, o->key_slot, &o->pbkdf, pass.p, pass.len);
 		if (r < 0)
 			r = lib_fail(r);
 		else {
-			printf("Key slot %d created.\n", r);
+			printf(change ? "Key slot %d changed.\n" : "Key slot %d created.\n", r);
 			r = 0;
 		}
 	}
