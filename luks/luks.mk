@@ -30,3 +30,18 @@ TOOL_LDLIBS += $(LUKS_LIBS)
 else
 FILE_CFLAGS_cli_luks := -DBC_LUKS_MISSING='"$(strip $(LUKS_MISSING))"'
 endif
+
+# Benchmarks (not part of `make check`): unlock time against --iter-time, 4 KiB read latency, and a 1 GiB
+# image encrypted and decrypted beside cp and cryptsetup's offline reencryption (BENCH_DIR, BENCH_ROUNDS).
+ifeq ($(LUKS_MISSING),)
+$(BUILD)/bench-luks: bench/luks.c $(BUILD)/libblockcrypt-luks.a $(BUILD)/libblockcrypt.a
+	$(CC) $(CFLAGS_BASE) $(CFLAGS) -o $@ bench/luks.c $(BUILD)/libblockcrypt-luks.a $(BUILD)/libblockcrypt.a $(LUKS_LIBS) $(LDLIBS)
+
+bench-luks: $(BUILD)/bench-luks $(BUILD)/blockcrypt
+	$(BUILD)/bench-luks $(BUILD)
+	BC=$(BUILD)/blockcrypt sh bench/luks_bulk.sh
+else
+bench-luks:
+	@echo "bench-luks: the luks part is not built (missing: $(LUKS_MISSING))"
+endif
+.PHONY: bench-luks

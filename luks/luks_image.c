@@ -222,7 +222,9 @@ int bc_luks_open_plain(bc_luks **out, const char *data, const char *spec, const 
 /* Plaintext range [off, off+len) through whole sectors; write: read-modify-write of partial sectors. */
 static int range_io(bc_luks *l, uint64_t off, uint8_t *buf, size_t len, int write)
 {
-	const size_t ss = l->sector_size, span_max = 1u << 20;
+	const size_t ss = l->sector_size;
+	/* a small read stays small: the bounce buffer covers the range (up to 1 MiB at a time) */
+	const size_t span_max = len < (1u << 20) ? (len + ss - 1) / ss * ss + ss : 1u << 20;
 	uint8_t *tmp;
 	int r = 0;
 

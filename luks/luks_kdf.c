@@ -209,8 +209,12 @@ static int argon2_benchmark(struct luks_slot *s, uint32_t ms, uint32_t max_kib)
 	probe.iterations = 1;
 	probe.memory_kib = max_kib < 65536 ? max_kib : 65536;
 	t = argon2_time(&probe);
-	if (t < 0)
+	/* the faster of two runs: a shared machine only ever adds time */
+	double t2 = argon2_time(&probe);
+
+	if (t < 0 || t2 < 0)
 		return -EINVAL;
+	t = t2 < t ? t2 : t;
 	per_kib_pass = (t > 0.01 ? t : 0.01) / probe.memory_kib;
 	s->memory_kib = max_kib;
 	s->iterations = (uint32_t)(ms / (per_kib_pass * max_kib));
@@ -218,7 +222,7 @@ static int argon2_benchmark(struct luks_slot *s, uint32_t ms, uint32_t max_kib)
 		s->iterations = 4;
 		s->memory_kib = (uint32_t)(ms / (per_kib_pass * 4));
 	}
-	for (int round = 0; round < 2; round++) {
+	for (int round = 0; round < 3; round++) {
 		if (s->memory_kib < 32 * s->cpus)
 			s->memory_kib = 32 * s->cpus;
 		if (s->iterations > luks_max_time)
