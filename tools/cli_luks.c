@@ -53,7 +53,8 @@ static const char luks_usage[] =
 	"options: --header FILE --key-file FILE|- --key-slot N --type luks1|luks2 --cipher SPEC --key-size BITS\n"
 	"  --sector-size N --pbkdf argon2id|argon2i|pbkdf2 --iter-time MS --pbkdf-memory KIB --pbkdf-parallel N\n"
 	"  --pbkdf-force-iterations N --hash H --uuid U --label L --subsystem S --offset SECTORS --size BYTES\n"
-	"  --volume-key-file FILE --threads N --progress-frequency S --no-progress --batch-mode|-q --force\n";
+	"  --volume-key-file FILE --threads N --progress-frequency S --no-progress --batch-mode|-q --force\n"
+	"  --unbounded-pbkdf (lift the unlock cost bounds: 1 GiB Argon2 memory, time 100, 50M PBKDF2 iterations)\n";
 
 static const char plain_usage[] =
 	"usage: blockcrypt plain encrypt PLAIN IMAGE | decrypt IMAGE OUT --key-file RAWKEY [--cipher SPEC]\n"
@@ -64,7 +65,7 @@ static const char plain_usage[] =
 struct opts {
 	const char *header, *key_file, *new_key_file, *type, *cipher, *hash, *uuid, *label, *subsystem;
 	const char *from, *vk_file, *pos[3];
-	int npos, key_slot, batch, force, json, dump_vk, no_progress, iv_large;
+	int npos, key_slot, batch, force, json, dump_vk, no_progress, iv_large, unbounded;
 	unsigned key_bits, sector_size, threads;
 	uint64_t offset, size, length, iv_offset;
 	int have_offset, have_length;
@@ -133,6 +134,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		NUM64("--iv-offset", iv_offset, (void)0) NUM64("--skip", iv_offset, (void)0)
 		FLAG("--batch-mode", batch) FLAG("-q", batch) FLAG("--force", force) FLAG("--json", json)
 		FLAG("--dump-volume-key", dump_vk) FLAG("--no-progress", no_progress) FLAG("--iv-large-sectors", iv_large)
+		FLAG("--unbounded-pbkdf", unbounded)
 #undef STR
 #undef NUM32
 #undef NUM64
@@ -735,6 +737,8 @@ int cmd_luks(int argc, char **argv)
 	}
 	if (parse_opts(argc - 2, argv + 2, &o))
 		return EXIT_USAGE;
+	if (o.unbounded)   /* the user vouches for the header: cryptsetup's own maxima */
+		bc_luks_set_pbkdf_limits(4194304, UINT32_MAX, UINT32_MAX);
 	if (o.npos < 1)
 		return cli_fail("luks %s: IMAGE missing", act);
 	switch (which) {
