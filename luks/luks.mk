@@ -24,6 +24,11 @@ $(BUILD)/libblockcrypt-luks.so: $(LUKS_OBJ) $(BUILD)/libblockcrypt.so
 	$(CC) $(SANITIZE) -shared -o $@ $(LUKS_OBJ) -L$(BUILD) -lblockcrypt $(LUKS_LIBS) $(LDLIBS)
 
 all: $(BUILD)/libblockcrypt-luks.a $(BUILD)/libblockcrypt-luks.so
+tests: $(BUILD)/tests/luks_api
+
+$(BUILD)/tests/luks_api: tests/luks_api.c include/blockcrypt-luks.h $(BUILD)/libblockcrypt-luks.a $(BUILD)/libblockcrypt.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) $(CFLAGS) -o $@ $< $(BUILD)/libblockcrypt-luks.a $(BUILD)/libblockcrypt.a $(LUKS_LIBS) $(LDLIBS)
 FILE_CFLAGS_cli_luks := -DBC_HAVE_LUKS
 TOOL_LIBS += $(BUILD)/libblockcrypt-luks.a
 TOOL_LDLIBS += $(LUKS_LIBS)

@@ -509,8 +509,8 @@ static int format_init(bc_luks *l, const struct bc_luks_format_params *p, const 
 		r = grow(l->data_fd, l->data_offset + p->data_size, &l->data_file_size);
 	if (!r)
 		r = wipe_area(l->hdr_fd, 0, meta_end);
-	l->data_size = p->data_size ? p->data_size : (l->data_file_size - l->data_offset) / l->sector_size * l->sector_size;
 	if (!r) {
+		l->data_size = p->data_size ? p->data_size : (l->data_file_size - l->data_offset) / l->sector_size * l->sector_size;
 		r = bc_luks_add_key(l, p->keyslot, &p->pbkdf, pass, passlen);
 		r = r < 0 ? r : 0;
 	}

@@ -233,6 +233,7 @@ if want luks; then
 	elif ! have python3; then
 		echo "SKIPPED: luks: python3 not installed (the hostile-header corpus is generated with it)"
 	else
+		run_test luks luks_api "$BUILD/tests/luks_api"
 		run_test luks luks_interop sh tests/luks_interop.sh
 		run_test luks luks_hostile sh tests/luks_hostile.sh
 	fi
