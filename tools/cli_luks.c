@@ -530,32 +530,18 @@ static int luks_format(const struct opts *o)
 	return r;
 }
 
-static int luks_encrypt(const struct opts *o)
+/* encrypt IMAGE PLAIN, decrypt IMAGE OUT */
+static int luks_crypt(const struct opts *o, int enc)
 {
 	bc_luks *l;
 	int r;
 
 	if (o->npos != 2)
-		return cli_fail("usage: blockcrypt luks encrypt IMAGE PLAIN");
-	r = open_unlocked(o, 1, &l, NULL);
+		return cli_fail(enc ? "usage: blockcrypt luks encrypt IMAGE PLAIN" : "usage: blockcrypt luks decrypt IMAGE OUT");
+	r = open_unlocked(o, enc, &l, NULL);
 	if (r)
 		return r;
-	r = encrypt_file(l, o, o->pos[1]);
-	bc_luks_close(l);
-	return r;
-}
-
-static int luks_decrypt(const struct opts *o)
-{
-	bc_luks *l;
-	int r;
-
-	if (o->npos != 2)
-		return cli_fail("usage: blockcrypt luks decrypt IMAGE OUT");
-	r = open_unlocked(o, 0, &l, NULL);
-	if (r)
-		return r;
-	r = decrypt_file(l, o, o->pos[1]);
+	r = enc ? encrypt_file(l, o, o->pos[1]) : decrypt_file(l, o, o->pos[1]);
 	bc_luks_close(l);
 	return r;
 }
@@ -743,8 +729,8 @@ int cmd_luks(int argc, char **argv)
 		return cli_fail("luks %s: IMAGE missing", act);
 	switch (which) {
 	case 0: return luks_format(&o);
-	case 1: return luks_encrypt(&o);
-	case 2: return luks_decrypt(&o);
+	case 1: return luks_crypt(&o, 1);
+	case 2: return luks_crypt(&o, 0);
 	case 3: return luks_read(&o);
 	case 4: return luks_dump(&o);
 	case 5: return luks_test_passphrase(&o);
