@@ -112,6 +112,24 @@ for ss in 512 4096; do
 	check "cryptsetup reencrypt --decrypt --header (sector $ss)" sh -c "$CS reencrypt --decrypt --header '$T/bd.hdr' --force-offline-reencrypt --batch-mode --key-file '$T/pw' '$T/bd' && cmp -n 3000000 '$T/bd' '$T/plain3'"
 done
 
+# PBKDF2/AF/digest hashes both ways
+for h in sha1 sha512 ripemd160; do
+	for v in luks1 luks2; do
+		rm -f "$T/h"
+		rc 0 "format $v --hash $h" $BC luks format "$T/h" --type $v --hash $h --size 20M $BC_PB2 --key-file "$T/pw"
+		rc 0 "cryptsetup opens $v --hash $h" $CS open --test-passphrase --key-file "$T/pw" "$T/h"
+		rc 0 "cryptsetup luksFormat $v --hash $h" $CS luksFormat --type $v --hash $h $CS_PB2 --batch-mode --key-file "$T/pw" "$T/h"
+		rc 0 "blockcrypt opens cryptsetup's $v --hash $h" $BC luks test-passphrase "$T/h" --key-file "$T/pw"
+	done
+done
+
+# LUKS1 with a detached header; passphrases from a stdin line and from --key-file -
+rm -f "$T/ld" "$T/ld.hdr"
+rc 0 "format --type luks1 --header" $BC luks format "$T/ld" --type luks1 --header "$T/ld.hdr" $BC_PB2 --from "$T/plain3" --key-file "$T/pw"
+rc 0 "cryptsetup opens the detached LUKS1 header" $CS open --test-passphrase --header "$T/ld.hdr" --key-file "$T/pw" "$T/ld"
+check "detached LUKS1 round trip, passphrase line on stdin" sh -c "(cat '$T/pw'; echo) | $BC luks decrypt '$T/ld' - --header '$T/ld.hdr' | cmp -n 3000000 - '$T/plain3'"
+rc 0 "--key-file - reads stdin whole" sh -c "$BC luks test-passphrase '$T/ld' --header '$T/ld.hdr' --key-file - <'$T/pw'"
+
 # LUKS1 made by cryptsetup (it cannot fill the data without device mapper): the data written here decrypts with
 # the key cryptsetup dumps, sector by sector through the library's own xts(aes) (IV = little-endian sector number)
 truncate -s 8M "$T/l1"
