@@ -1,7 +1,7 @@
 #!/bin/sh
 # blockcrypt-luks bulk benchmark: a 1 GiB plaintext file encrypted into a LUKS2 image and decrypted again,
 # beside `cp` of the same file and `cryptsetup reencrypt --encrypt` (offline) of a copy, interleaved in rounds.
-# Prints the median wall time of each and its ratio to cp; each run ends with its fsync/sync, as cryptsetup does.
+# Prints the median wall and CPU time of each and the ratios to cp; each run ends with fsync/sync, as cryptsetup's.
 BC=${BC:-build/blockcrypt}
 DIR=${BENCH_DIR:-${TMPDIR:-/tmp}}/bc-luks-bench.$$
 ROUNDS=${BENCH_ROUNDS:-5}
@@ -12,14 +12,14 @@ printf bench >"$DIR/pw"
 head -c $((SIZE_MB << 20)) /dev/urandom >"$DIR/plain"
 sync
 
-now() { date +%s.%N; }
-# timed <name> <command...>: appends the wall time to $DIR/<name>
+# timed <name> <command...>: appends the wall time to $DIR/<name> and the CPU time (user + system, all
+# threads and children) to $DIR/<name>.cpu: on a shared machine the wall time carries other people's load
 timed() {
 	n=$1
 	shift
-	t0=$(now)
-	"$@" >/dev/null 2>&1 || echo "FAILED: $*" >&2
-	echo "$(now) - $t0" | bc >>"$DIR/$n"
+	/usr/bin/time -f '%e %U %S' -o "$DIR/t" "$@" >/dev/null 2>&1 || echo "FAILED: $*" >&2
+	awk '{print $1}' "$DIR/t" >>"$DIR/$n"
+	awk '{print $2 + $3}' "$DIR/t" >>"$DIR/$n.cpu"
 }
 median() { sort -n "$DIR/$1" | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
 
@@ -41,11 +41,15 @@ for r in $(seq "$ROUNDS"); do
 	fi
 done
 cp=$(median cp)
+cpc=$(median cp.cpu)
+echo "$SIZE_MB MiB in $DIR, medians of $ROUNDS interleaved rounds"
 for n in cp encrypt decrypt cryptsetup; do
 	[ -f "$DIR/$n" ] || continue
 	m=$(median $n)
-	printf '%-28s median %6.2f s over %s rounds  %5.0f MB/s  %.2fx cp\n' \
+	c=$(median $n.cpu)
+	printf '%-24s wall %6.2f s %5.0f MB/s %5.2fx cp   CPU %5.2f s %5.2fx cp\n' \
 		"$(case $n in cp) echo "cp + sync" ;; encrypt) echo "blockcrypt luks encrypt" ;;
 		decrypt) echo "blockcrypt luks decrypt" ;; *) echo "cryptsetup reencrypt" ;; esac)" \
-		"$m" "$ROUNDS" "$(echo "$SIZE_MB * 1.048576 / $m" | bc -l)" "$(echo "$m / $cp" | bc -l)"
+		"$m" "$(echo "$SIZE_MB * 1.048576 / $m" | bc -l)" "$(echo "$m / $cp" | bc -l)" \
+		"$c" "$(echo "$c / $cpc" | bc -l)"
 done

@@ -20,8 +20,29 @@ $(BUILD)/libblockcrypt-luks.a: $(LUKS_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
-$(BUILD)/libblockcrypt-luks.so: $(LUKS_OBJ) $(BUILD)/libblockcrypt.so
-	$(CC) $(SANITIZE) -shared -o $@ $(LUKS_OBJ) -L$(BUILD) -lblockcrypt $(LUKS_LIBS) $(LDLIBS)
+# Versioned like libblockcrypt (hidden visibility: only the BC_API functions of blockcrypt-luks.h are exported).
+LUKS_SONAME := libblockcrypt-luks.so.$(VERSION_MAJOR)
+$(BUILD)/libblockcrypt-luks.so.$(VERSION): $(LUKS_OBJ) $(BUILD)/libblockcrypt.so
+	$(CC) $(SANITIZE) -shared -Wl,-soname,$(LUKS_SONAME) -o $@ $(LUKS_OBJ) -L$(BUILD) -lblockcrypt $(LUKS_LIBS) $(LDLIBS)
+
+$(BUILD)/libblockcrypt-luks.so: $(BUILD)/libblockcrypt-luks.so.$(VERSION)
+	ln -sf libblockcrypt-luks.so.$(VERSION) $(BUILD)/$(LUKS_SONAME)
+	ln -sf $(LUKS_SONAME) $@
+
+install: install-luks
+install-luks: all
+	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)
+	install -m 644 $(BUILD)/libblockcrypt-luks.so.$(VERSION) $(BUILD)/libblockcrypt-luks.a $(DESTDIR)$(LIBDIR)/
+	ln -sf libblockcrypt-luks.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(LUKS_SONAME)
+	ln -sf $(LUKS_SONAME) $(DESTDIR)$(LIBDIR)/libblockcrypt-luks.so
+	install -m 644 include/blockcrypt-luks.h $(DESTDIR)$(INCLUDEDIR)/
+
+uninstall: uninstall-luks
+uninstall-luks:
+	rm -f $(DESTDIR)$(LIBDIR)/libblockcrypt-luks.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(LUKS_SONAME) \
+		$(DESTDIR)$(LIBDIR)/libblockcrypt-luks.so $(DESTDIR)$(LIBDIR)/libblockcrypt-luks.a \
+		$(DESTDIR)$(INCLUDEDIR)/blockcrypt-luks.h
+.PHONY: install-luks uninstall-luks
 
 all: $(BUILD)/libblockcrypt-luks.a $(BUILD)/libblockcrypt-luks.so
 tests: $(BUILD)/tests/luks_api

@@ -18,20 +18,34 @@ for b in base1 base2; do
 done
 
 mkdir -p "$T/corpus" "$T/good"
-python3 - "$T" <<'EOF'
-import hashlib, json, os, struct, sys
+vk() {
+	cryptsetup luksDump --dump-volume-key --batch-mode --key-file "$T/pw" "$1" 2>/dev/null |
+		sed -n '/MK dump:/,$p' | sed 's/MK dump://' | tr -d ' \t\n'
+}
+python3 - "$T" "$(vk "$T/base1")" "$(vk "$T/base2")" <<'EOF'
+import base64, hashlib, json, os, struct, sys
 
 T = sys.argv[1]
-base2 = open(T + "/base2", "rb").read()
 base1 = open(T + "/base1", "rb").read()
+base2 = open(T + "/base2", "rb").read()
 hdr_size = struct.unpack(">Q", base2[8:16])[0]
 meta = json.loads(base2[4096:hdr_size].split(b"\0")[0])
 
-def luks2(text=None, obj=None, bin_edit=None, csum=True, copies=(0, 1), data=base2):
+# The volume key digests cryptsetup made cost ~125 ms each to check; at 1000 iterations the corpus runs fast.
+d = meta["digests"]["0"]
+d["iterations"] = 1000
+d["digest"] = base64.b64encode(hashlib.pbkdf2_hmac(d["hash"], bytes.fromhex(sys.argv[3]), base64.b64decode(d["salt"]),
+                                                    1000, len(base64.b64decode(d["digest"])))).decode()
+b1 = bytearray(base1)
+b1[164:168] = struct.pack(">I", 1000)
+b1[112:132] = hashlib.pbkdf2_hmac(b1[72:104].split(b"\0")[0].decode(), bytes.fromhex(sys.argv[2]), bytes(b1[132:164]), 1000, 20)
+base1 = bytes(b1)
+
+def luks2(text=None, obj=None, bin_edit=None, csum=True, copies=(0, 1), data=None):
     """An image whose JSON area holds `text` (or `obj` serialized) in the given copies, checksums recomputed."""
-    img = bytearray(data)
-    if text is None and obj is not None:
-        text = json.dumps(obj, separators=(",", ":"))
+    img = bytearray(data if data is not None else base2)
+    if text is None:
+        text = json.dumps(obj if obj is not None else meta, separators=(",", ":"))
     for c in copies:
         off = c * hdr_size
         if text is not None:
@@ -44,6 +58,10 @@ def luks2(text=None, obj=None, bin_edit=None, csum=True, copies=(0, 1), data=bas
             img[off + 448 : off + 512] = bytes(64)
             img[off + 448 : off + 480] = hashlib.sha256(bytes(img[off : off + hdr_size])).digest()
     return bytes(img)
+
+base2 = luks2()   # the cheap digest in both copies: the reference every case below starts from
+for name, data in (("base1", base1), ("base2", base2)):
+    open("%s/good/%s" % (T, name), "wb").write(data)
 
 def edited(path, value):
     o = json.loads(json.dumps(meta))
@@ -202,11 +220,14 @@ img[4096 + 10] ^= 1
 open(T + "/good/l2-primary-bad-checksum", "wb").write(img)
 EOF
 
-# each case: test-passphrase, decrypt and add-key are refused with exit 2 and one line; dump exits 0 or 2; nothing written
+# each case: test-passphrase, add-key (and decrypt) are refused with exit 2 and one line; dump exits 0 or 2; nothing written
 for f in "$T"/corpus/*; do
 	c=$(basename "$f")
 	before=$(sha256sum <"$f")
-	for act in test-passphrase decrypt add-key dump; do
+	# decrypt opens and unlocks as test-passphrase does: only every fifth case runs it, to save time
+	acts="test-passphrase add-key dump"
+	[ $((n = ${n:-0} + 1)) -ge 5 ] && n=0 && acts="$acts decrypt"
+	for act in $acts; do
 		case $act in
 		decrypt) extra="$T/out-$c" ;;
 		add-key) extra="$T/pw2 $PB2" ;;
@@ -214,7 +235,9 @@ for f in "$T"/corpus/*; do
 		esac
 		timeout 60 $BC luks $act "$f" $extra --key-file "$T/pw" >/dev/null 2>"$T/err"
 		st=$?
-		lines=$(wc -l <"$T/err")
+		# lines on stderr, counted without starting a process (0, 1, or 2 for "more")
+		lines=0
+		{ read -r _ && lines=1 && read -r _ && lines=2; } <"$T/err"
 		# dump shows what it can parse (an unsupported cipher or a costly KDF is still shown); the others refuse
 		if { [ $st -eq 2 ] || { [ $act = dump ] && [ $st -eq 0 ]; }; } && [ "$lines" -le 1 ] && { [ $st -eq 0 ] || [ "$lines" -eq 1 ]; }; then
 			ok

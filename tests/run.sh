@@ -8,7 +8,7 @@
 # BC_GROUPS (e.g. "native asan") restricts the run to some groups.
 
 BUILD=${BUILD:-build}
-VECTORS=${VECTORS:-../shared/vectors}
+VECTORS=${VECTORS:-tests/vectors}
 export BUILD VECTORS
 # nested makes must not inherit the parent make's jobserver or command-line variables
 unset MAKEFLAGS MFLAGS MAKELEVEL
@@ -59,6 +59,8 @@ run_test() {
 	TOTAL_P=$((TOTAL_P + p))
 	TOTAL_F=$((TOTAL_F + f))
 	echo "[$group] $line ($(($(date +%s) - t_s)) s)"
+	# what a test could not run on this machine, and why (a missing tool)
+	grep '^SKIPPED:' "$log"
 	if [ "$f" -ne 0 ]; then
 		grep -E '^FAIL|rror|SUMMARY|^==[0-9]+==' "$log" | head -n 25 | sed 's/^/    /'
 		echo "    (full log: $log)"

@@ -395,3 +395,8 @@ const char *bc_shash_driver(const bc_shash *tfm)
 {
 	return tfm ? tfm->alg->driver : NULL;
 }
+
+unsigned long bc_version(void)
+{
+	return BLOCKCRYPT_VERSION_NUMBER;
+}
