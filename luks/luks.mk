@@ -10,6 +10,16 @@ else
 LUKS_MISSING := native-build-only
 endif
 
+LUKS_SONAME := libblockcrypt-luks.so.$(VERSION_MAJOR)
+
+# whether or not this build has the part (pkg-config may not see the libraries when uninstalling)
+uninstall: uninstall-luks
+uninstall-luks:
+	rm -f $(DESTDIR)$(LIBDIR)/libblockcrypt-luks.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(LUKS_SONAME) \
+		$(DESTDIR)$(LIBDIR)/libblockcrypt-luks.so $(DESTDIR)$(LIBDIR)/libblockcrypt-luks.a \
+		$(DESTDIR)$(INCLUDEDIR)/blockcrypt-luks.h
+.PHONY: uninstall-luks
+
 ifeq ($(LUKS_MISSING),)
 LUKS_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard luks/*.c))
 LUKS_LIBS := $(shell pkg-config --libs $(LUKS_PKGS))
@@ -21,7 +31,6 @@ $(BUILD)/libblockcrypt-luks.a: $(LUKS_OBJ)
 	$(AR) rcs $@ $^
 
 # Versioned like libblockcrypt (hidden visibility: only the BC_API functions of blockcrypt-luks.h are exported).
-LUKS_SONAME := libblockcrypt-luks.so.$(VERSION_MAJOR)
 $(BUILD)/libblockcrypt-luks.so.$(VERSION): $(LUKS_OBJ) $(BUILD)/libblockcrypt.so
 	$(CC) $(SANITIZE) -shared -Wl,-soname,$(LUKS_SONAME) -o $@ $(LUKS_OBJ) -L$(BUILD) -lblockcrypt $(LUKS_LIBS) $(LDLIBS)
 
@@ -37,12 +46,7 @@ install-luks: all
 	ln -sf $(LUKS_SONAME) $(DESTDIR)$(LIBDIR)/libblockcrypt-luks.so
 	install -m 644 include/blockcrypt-luks.h $(DESTDIR)$(INCLUDEDIR)/
 
-uninstall: uninstall-luks
-uninstall-luks:
-	rm -f $(DESTDIR)$(LIBDIR)/libblockcrypt-luks.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(LUKS_SONAME) \
-		$(DESTDIR)$(LIBDIR)/libblockcrypt-luks.so $(DESTDIR)$(LIBDIR)/libblockcrypt-luks.a \
-		$(DESTDIR)$(INCLUDEDIR)/blockcrypt-luks.h
-.PHONY: install-luks uninstall-luks
+.PHONY: install-luks
 
 all: $(BUILD)/libblockcrypt-luks.a $(BUILD)/libblockcrypt-luks.so
 tests: $(BUILD)/tests/luks_api
