@@ -99,11 +99,10 @@ static int run_bulk(struct bulk *b, unsigned threads, bc_luks_progress_fn progre
 		started++;
 	if (!started)
 		bulk_worker(b);
-	/* the calling thread reports progress while the workers run */
-	while (started && atomic_load(&b->done) < b->total && !atomic_load(&b->err)) {
-		sleep_ms(200);
-		if (progress)
-			progress(atomic_load(&b->done), b->total, arg);
+	/* the calling thread reports progress while the workers run (the callback decides how often to show it) */
+	while (progress && started && atomic_load(&b->done) < b->total && !atomic_load(&b->err)) {
+		sleep_ms(50);
+		progress(atomic_load(&b->done), b->total, arg);
 	}
 	for (unsigned i = 0; i < started; i++)
 		pthread_join(tid[i], NULL);
@@ -161,12 +160,14 @@ int bc_luks_decrypt_to(bc_luks *l, int fd_out, unsigned threads, bc_luks_progres
 {
 	struct bulk b = { .l = l, .encrypt = 0, .in_fd = l->data_fd, .out_fd = fd_out, .in_base = l->data_offset,
 	                  .total = l->data_size, .in_avail = l->data_size };
+	struct stat st;
 
 	if (!l->crypt)
 		return luks_fail(-ENOKEY, "the image is not unlocked");
 	if (!seekable(fd_out))
 		return stream_out(&b, progress, arg);
-	if (ftruncate(fd_out, (off_t)l->data_size))
+	/* a regular file gets its final size at once (a block device has one) */
+	if (fstat(fd_out, &st) == 0 && S_ISREG(st.st_mode) && ftruncate(fd_out, (off_t)l->data_size))
 		return luks_fail(-errno, "output: %s", strerror(errno));
 	return run_bulk(&b, threads, progress, arg);
 }
