@@ -1,5 +1,6 @@
 /* blockcrypt-luks: whole-segment encryption and decryption, many sectors at once on every core:
  * 4 MiB chunks handed out to threads that read, run the sector cipher and write on their own (dm-crypt IVs). */
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -166,9 +167,13 @@ int bc_luks_decrypt_to(bc_luks *l, int fd_out, unsigned threads, bc_luks_progres
 		return luks_fail(-ENOKEY, "the image is not unlocked");
 	if (!seekable(fd_out))
 		return stream_out(&b, progress, arg);
-	/* a regular file gets its final size at once (a block device has one) */
-	if (fstat(fd_out, &st) == 0 && S_ISREG(st.st_mode) && ftruncate(fd_out, (off_t)l->data_size))
-		return luks_fail(-errno, "output: %s", strerror(errno));
+	/* a regular file gets its final size at once, allocated in one piece where the filesystem can (the
+	 * threads write it out of order); a block device has its size */
+	if (fstat(fd_out, &st) == 0 && S_ISREG(st.st_mode)) {
+		(void)fallocate(fd_out, 0, 0, (off_t)l->data_size);   /* unsupported: the writes allocate */
+		if (ftruncate(fd_out, (off_t)l->data_size))
+			return luks_fail(-errno, "output: %s", strerror(errno));
+	}
 	return run_bulk(&b, threads, progress, arg);
 }
 
