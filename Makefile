@@ -62,7 +62,7 @@ TOOL_LIBS :=
 TOOL_LDLIBS :=
 include luks/luks.mk
 
-all: $(BUILD)/libblockcrypt.a $(BUILD)/libblockcrypt.so $(BUILD)/blockcrypt $(BUILD)/blockcrypt.pc
+all: $(BUILD)/libblockcrypt.a $(BUILD)/libblockcrypt.so $(BUILD)/blockcrypt
 
 tests: all $(TEST_BIN)
 
@@ -117,17 +117,14 @@ PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 MAN1 := $(wildcard man/*.1)
 MAN3 := $(wildcard man/*.3)
 
-$(BUILD)/blockcrypt.pc: blockcrypt.pc.in include/blockcrypt.h Makefile
-	@mkdir -p $(dir $@)
-	sed -e 's|@VERSION@|$(VERSION)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' $< > $@
-
 install: all
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(BINDIR) \
 		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3
 	install -m 644 $(BUILD)/libblockcrypt.so.$(VERSION) $(BUILD)/libblockcrypt.a $(DESTDIR)$(LIBDIR)/
 	ln -sf libblockcrypt.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libblockcrypt.so
-	install -m 644 $(BUILD)/blockcrypt.pc $(DESTDIR)$(PKGCONFIGDIR)/
+	sed -e 's|@VERSION@|$(VERSION)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+		blockcrypt.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/blockcrypt.pc
 	install -m 644 include/blockcrypt.h $(DESTDIR)$(INCLUDEDIR)/
 	install -m 755 $(BUILD)/blockcrypt $(DESTDIR)$(BINDIR)/
 	$(if $(MAN1),install -m 644 $(MAN1) $(DESTDIR)$(MANDIR)/man1/)
@@ -160,6 +157,7 @@ api-info:
 .PHONY: all tests check benchmark clean install uninstall api-info abi-baseline
 # Keep the test objects between runs instead of relinking every time.
 .SECONDARY:
+include provider/provider.mk
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
 # Issue 3: blockcrypt side by side with OpenSSL, libgcrypt and nettle (not part of `make check`).

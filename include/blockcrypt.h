@@ -82,6 +82,31 @@ BC_API int  bc_aead_encrypt(const bc_aead *tfm, const uint8_t *iv, size_t ivlen,
                             const uint8_t *src, uint8_t *dst, size_t len, uint8_t *tag);
 BC_API int  bc_aead_decrypt(const bc_aead *tfm, const uint8_t *iv, size_t ivlen, const uint8_t *ad, size_t adlen,
                             const uint8_t *src, uint8_t *dst, size_t len, const uint8_t *tag);
+/* Incremental gcm, for callers that see a message in pieces (streams, the
+ * OpenSSL EVP interface): bc_aead_start with the IV, then the associated data
+ * in any number of bc_aead_update_ad calls, then the text in any number of
+ * bc_aead_update calls of any sizes (src == dst allowed), then bc_aead_final
+ * for the tag (bc_aead_authsize bytes, on decryption too: compare it with the
+ * received tag by bc_memneq). The pieces give the bytes and the tag the
+ * one-shot calls give for their concatenation. A decryption hands out
+ * plaintext before the tag is checked: keep it until bc_aead_final says it
+ * is authentic (an empty update is no text: AD may still follow). AD after
+ * text, text or final before start, and a message
+ * past GCM's length limit get -EINVAL and change nothing. A req belongs to
+ * one thread at a time; many reqs may share one keyed tfm, as the one-shot
+ * calls may, as long as no one sets the tfm's key or authsize meanwhile.
+ * bc_aead_start may be called again at any time to begin a new message. */
+typedef struct bc_aead_req bc_aead_req;
+BC_API int  bc_aead_req_alloc(bc_aead_req **req, const bc_aead *tfm);
+BC_API void bc_aead_req_free(bc_aead_req *req);                  /* wipes the message state */
+BC_API int  bc_aead_start(bc_aead_req *req, int encrypt, const uint8_t *iv, size_t ivlen);
+BC_API int  bc_aead_update_ad(bc_aead_req *req, const uint8_t *ad, size_t len);
+BC_API int  bc_aead_update(bc_aead_req *req, const uint8_t *src, uint8_t *dst, size_t len);
+BC_API int  bc_aead_final(bc_aead_req *req, uint8_t *tag);
+/* dst continues src's message from where src is (both go on independently):
+ * both reqs belong to tfms of the same driver with the same key and authsize.
+ * -EINVAL if their drivers differ. */
+BC_API int  bc_aead_req_copy(bc_aead_req *dst, const bc_aead_req *src);
 BC_API size_t bc_aead_authsize(const bc_aead *tfm);
 BC_API const char *bc_aead_driver(const bc_aead *tfm);
 
@@ -100,6 +125,9 @@ BC_API int  bc_shash_digest(bc_shash *tfm, const uint8_t *data, size_t len, uint
  * the tfm's running state alone. */
 BC_API int  bc_shash_digest_many(bc_shash *tfm, size_t n, const uint8_t *const msgs[], const size_t lens[],
                                  uint8_t *const outs[]);
+/* A new tfm with src's algorithm, key and running state (a message half
+ * hashed continues in both). Free it with bc_shash_free. */
+BC_API int  bc_shash_dup(bc_shash **dst, const bc_shash *src);
 BC_API size_t bc_shash_digestsize(const bc_shash *tfm);
 BC_API const char *bc_shash_driver(const bc_shash *tfm);
 

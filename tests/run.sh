@@ -223,7 +223,22 @@ if want ctgrind; then
 	group_time ctgrind "$t0"
 fi
 
-# ---- (9) disk images: blockcrypt luks/plain against cryptsetup, and the hostile-header corpus ----------------
+# ---- (9) the OpenSSL provider: OpenSSL's evp_test data, EVP streams and the openssl tool against the default provider ---
+if want provider; then
+	t0=$(date +%s)
+	if ! have openssl; then
+		echo "SKIPPED: provider: the openssl tool is not installed"
+	elif [ ! -f "$BUILD/provider/blockcrypt.so" ]; then
+		echo "SKIPPED: provider: not built (no OpenSSL 3 headers: install libssl-dev)"
+	else
+		run_test provider provider_evp "$BUILD/provider/provider_evp" "$BUILD/provider"
+		run_test provider provider_stream "$BUILD/provider/provider_stream" "$BUILD/provider" $((8 << 20))
+		run_test provider provider_cli sh tests/provider_cli.sh
+	fi
+	group_time provider "$t0"
+fi
+
+# ---- (10) disk images: blockcrypt luks/plain against cryptsetup, and the hostile-header corpus ----------------
 if want luks; then
 	t0=$(date +%s)
 	# a build without libargon2/json-c/libcrypto says so when asked for the luks subcommands
