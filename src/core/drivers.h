@@ -26,7 +26,7 @@ extern const struct bc_shash_alg bc_ghash_pclmul;
 extern const struct bc_shash_alg bc_ghash_vpclmul_avx2;
 extern const struct bc_aead_alg bc_gcm_aes_aesni;
 #if defined(__x86_64__)
-extern const struct bc_aead_alg bc_gcm_aes_vaes_avx2;
+extern const struct bc_aead_alg bc_gcm_aes_vaes_avx2, bc_gcm_aes_vaes_avx512;
 #endif
 /* x86 SM4 through AES-NI or GFNI (issue 6: src/arch/x86/sm4_*.c) */
 extern const struct bc_cipher_alg bc_sm4_aesni_avx, bc_sm4_aesni_avx2, bc_sm4_vaes_avx2, bc_sm4_gfni_avx2;
@@ -35,6 +35,13 @@ extern const struct bc_skcipher_alg bc_ecb_sm4_aesni_avx2, bc_cbc_sm4_aesni_avx2
 extern const struct bc_skcipher_alg bc_ecb_sm4_vaes_avx2, bc_cbc_sm4_vaes_avx2, bc_ctr_sm4_vaes_avx2, bc_xts_sm4_vaes_avx2;
 extern const struct bc_skcipher_alg bc_ecb_sm4_gfni_avx2, bc_cbc_sm4_gfni_avx2, bc_ctr_sm4_gfni_avx2, bc_xts_sm4_gfni_avx2;
 extern const struct bc_aead_alg bc_gcm_sm4_aesni_avx, bc_gcm_sm4_aesni_avx2, bc_gcm_sm4_vaes_avx2, bc_gcm_sm4_gfni_avx2;
+#if defined(__x86_64__)
+/* x86-64 SM4 with GFNI on zmm (issue 17: src/arch/x86/sm4_gfni_avx512.c) */
+extern const struct bc_cipher_alg bc_sm4_gfni_avx512;
+extern const struct bc_skcipher_alg bc_ecb_sm4_gfni_avx512, bc_cbc_sm4_gfni_avx512, bc_ctr_sm4_gfni_avx512,
+       bc_xts_sm4_gfni_avx512;
+extern const struct bc_aead_alg bc_gcm_sm4_gfni_avx512;
+#endif
 #endif
 
 #if defined(__aarch64__)
