@@ -238,6 +238,25 @@ if want provider; then
 	group_time provider "$t0"
 fi
 
+# ---- (10) disk images: blockcrypt luks/plain against cryptsetup, and the hostile-header corpus ----------------
+if want luks; then
+	t0=$(date +%s)
+	# a build without libargon2/json-c/libcrypto says so when asked for the luks subcommands
+	missing=$("$BUILD/blockcrypt" luks --help 2>&1 >/dev/null)
+	if [ -n "$missing" ]; then
+		echo "SKIPPED: luks: ${missing#blockcrypt: }"
+	elif ! have cryptsetup; then
+		echo "SKIPPED: luks: cryptsetup not installed (cryptsetup-bin)"
+	elif ! have python3; then
+		echo "SKIPPED: luks: python3 not installed (the hostile-header corpus is generated with it)"
+	else
+		run_test luks luks_api "$BUILD/tests/luks_api"
+		run_test luks luks_interop sh tests/luks_interop.sh
+		run_test luks luks_hostile sh tests/luks_hostile.sh
+	fi
+	group_time luks "$t0"
+fi
+
 echo "  (total: $(($(date +%s) - T_START)) s)"
 echo "$TOTAL_P passed, $TOTAL_F failed"
 [ "$TOTAL_F" -eq 0 ]

@@ -19,6 +19,9 @@ static const char usage[] =
 	"  hash NAME [--hex] [FILE]      digest: sha256, sm3\n"
 	"  speed [NAME...] [OPTIONS]     throughput in the Linux tcrypt format, plus cycles/byte\n"
 	"  benchmark [--time S]          the `cryptsetup benchmark` table\n"
+	"  luks ACTION IMAGE ...         LUKS1/LUKS2 disk images: format, encrypt, decrypt, read, dump,\n"
+	"                                test-passphrase, add-key, change-key, remove-key, kill-slot, uuid\n"
+	"  plain encrypt|decrypt IN OUT  dm-crypt plain mode (no header)\n"
 	"  help [COMMAND]                this text, or a command's options (also: COMMAND --help)\n"
 	"  --version                     the version\n"
 	"\n"
@@ -151,6 +154,8 @@ static const struct command commands[] = {
 	{ "hash", help_hash, run_hash },
 	{ "speed", help_speed, cmd_speed },
 	{ "benchmark", help_benchmark, cmd_benchmark },
+	{ "luks", cli_luks_help, cmd_luks },
+	{ "plain", cli_plain_help, cmd_plain },
 	{ "help", help_help, NULL },
 };
 

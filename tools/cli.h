@@ -89,5 +89,8 @@ int cmd_crypt(int argc, char **argv, int decrypt);
 int cmd_mac(int argc, char **argv, int keyed);
 int cmd_speed(int argc, char **argv);
 int cmd_benchmark(int argc, char **argv);
+int cmd_luks(int argc, char **argv);    /* cli_luks.c */
+extern const char cli_luks_help[], cli_plain_help[];
+int cmd_plain(int argc, char **argv);
 
 #endif
