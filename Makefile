@@ -103,3 +103,6 @@ bench-floor: $(BUILD)/bench-floor
 	$(BUILD)/bench-floor
 
 .PHONY: bench-peers bench-floor
+
+# Fuzzing harnesses (tests/fuzz/): `make fuzz`, `make fuzz-build`.
+include tests/fuzz/fuzz.mk

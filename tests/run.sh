@@ -221,6 +221,26 @@ if want ctgrind; then
 	group_time ctgrind "$t0"
 fi
 
+# ---- (9) fuzzing: each libFuzzer harness replays its corpus, then runs FUZZ_CHECK_SECONDS (20) -------------
+if want fuzz; then
+	t0=$(date +%s)
+	if ! echo 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n){(void)d;(void)n;return 0;}' |
+		${FUZZ_CC:-clang} -fsanitize=fuzzer,address -x c - -o "$LOGDIR/fuzz-probe" >/dev/null 2>&1; then
+		echo "SKIPPED: fuzz: clang cannot link -fsanitize=fuzzer (install clang and libclang-rt-14-dev)"
+	elif ! env -u BUILD make -j2 fuzz-build >"$LOGDIR/build-fuzz.log" 2>&1; then
+		echo "[fuzz] build failed: make fuzz-build"
+		tail -n 25 "$LOGDIR/build-fuzz.log" | sed 's/^/    /'
+		TOTAL_F=$((TOTAL_F + 1))
+	else
+		[ -x build-fuzz/fuzz_peers ] ||
+			echo "SKIPPED: fuzz: fuzz_peers needs libssl-dev and libgcrypt20-dev (pkg-config libcrypto libgcrypt)"
+		for f in build-fuzz/fuzz_drivers build-fuzz/fuzz_peers build-fuzz/fuzz_cli; do
+			[ -x "$f" ] && run_test fuzz "$(basename "$f")" sh tests/fuzz/check.sh "$f" "${FUZZ_CHECK_SECONDS:-20}"
+		done
+	fi
+	group_time fuzz "$t0"
+fi
+
 echo "  (total: $(($(date +%s) - T_START)) s)"
 echo "$TOTAL_P passed, $TOTAL_F failed"
 [ "$TOTAL_F" -eq 0 ]
