@@ -106,3 +106,4 @@ bench-floor: $(BUILD)/bench-floor
 
 # Fuzzing harnesses (tests/fuzz/): `make fuzz`, `make fuzz-build`.
 include tests/fuzz/fuzz.mk
+include tests/ct/ct.mk

@@ -241,6 +241,20 @@ if want fuzz; then
 	group_time fuzz "$t0"
 fi
 
+# ---- (10) constant time by timing (dudect): every x86 driver, the short form (make check-ct: the long one) --
+if want ct; then
+	t0=$(date +%s)
+	if [ "$ARCH" != x86_64 ]; then
+		echo "SKIPPED: ct: the timing test measures x86 drivers with rdtscp; not an x86-64 host ($ARCH)"
+	elif [ ! -x "$BUILD/tests/ct_timing" ]; then
+		echo "[ct] $BUILD/tests/ct_timing was not built"
+		TOTAL_F=$((TOTAL_F + 1))
+	else
+		run_test ct ct_timing "$BUILD/tests/ct_timing" "${CT_SAMPLES:-20000}"
+	fi
+	group_time ct "$t0"
+fi
+
 echo "  (total: $(($(date +%s) - T_START)) s)"
 echo "$TOTAL_P passed, $TOTAL_F failed"
 [ "$TOTAL_F" -eq 0 ]
