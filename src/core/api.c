@@ -150,11 +150,12 @@ struct bc_aead {
 	int keyed;
 };
 
-/* SP 800-38D 5.2.1.1: at most 2^39 - 256 bits of plaintext (a limit only a
- * 64-bit size_t can reach). */
-static int gcm_too_long(uint64_t len)
+/* SP 800-38D 5.2.1.1: at most 2^39 - 256 bits of plaintext, and at most
+ * 2^64 - 1 bits of IV and of AAD, whose bit lengths GHASH encodes in 64 bits
+ * (limits only a 64-bit size_t can reach). */
+static int gcm_too_long(uint64_t ivlen, uint64_t adlen, uint64_t len)
 {
-	return len > (((uint64_t)1 << 39) - 256) / 8;
+	return len > (((uint64_t)1 << 39) - 256) / 8 || ivlen > UINT64_MAX / 8 || adlen > UINT64_MAX / 8;
 }
 
 int bc_aead_alloc(bc_aead **tfm, const char *name)
@@ -218,7 +219,7 @@ static int aead_check(const bc_aead *tfm, const uint8_t *iv, size_t ivlen, const
 		return -EINVAL;
 	if (!tfm->keyed)
 		return -ENOKEY;
-	if (!iv || !ivlen || (adlen && !ad) || (len && (!src || !dst)) || !tag || gcm_too_long(len))
+	if (!iv || !ivlen || (adlen && !ad) || (len && (!src || !dst)) || !tag || gcm_too_long(ivlen, adlen, len))
 		return -EINVAL;
 	return 0;
 }
