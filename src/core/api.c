@@ -55,9 +55,9 @@ int bc_skcipher_alloc(bc_skcipher **tfm, const char *name)
 	if (!tfm)
 		return -EINVAL;
 	*tfm = NULL;
-	alg = bc_find_skcipher(name);
+	alg = bc_find_skcipher(name, &err);
 	if (!alg)
-		return -ENOENT;
+		return err;
 	err = tfm_new(sizeof(**tfm), alg->ctxsize, &t, &ctx);
 	if (err)
 		return err;
@@ -167,9 +167,9 @@ int bc_aead_alloc(bc_aead **tfm, const char *name)
 	if (!tfm)
 		return -EINVAL;
 	*tfm = NULL;
-	alg = bc_find_aead(name);
+	alg = bc_find_aead(name, &err);
 	if (!alg)
-		return -ENOENT;
+		return err;
 	err = tfm_new(sizeof(**tfm), alg->ctxsize, &t, &ctx);
 	if (err)
 		return err;
@@ -271,9 +271,9 @@ int bc_shash_alloc(bc_shash **tfm, const char *name)
 	if (!tfm)
 		return -EINVAL;
 	*tfm = NULL;
-	alg = bc_find_shash(name);
+	alg = bc_find_shash(name, &err);
 	if (!alg)
-		return -ENOENT;
+		return err;
 	err = tfm_new(sizeof(**tfm), alg->ctxsize, &t, &ctx);
 	if (err)
 		return err;
