@@ -255,6 +255,32 @@ if want ct; then
 	group_time ct "$t0"
 fi
 
+# ---- (11) ThreadSanitizer: shared tfms on every driver, allocation racing the first-use self-tests --------
+if want tsan; then
+	t0=$(date +%s)
+	if ! echo 'int main(void){return 0;}' | cc -fsanitize=thread -x c - -o "$LOGDIR/tsan-probe" >/dev/null 2>&1; then
+		echo "SKIPPED: tsan: the compiler cannot link -fsanitize=thread (libtsan2)"
+	elif build tsan BUILD=build-tsan SANITIZE=-fsanitize=thread; then
+		run_test tsan test_threads env TSAN_OPTIONS=halt_on_error=1:exitcode=66 build-tsan/tests/test_threads
+	fi
+	group_time tsan "$t0"
+fi
+
+# ---- (12) allocation failure and key wiping: every allocation fails in turn; freed contexts must be zero ----
+if want oom; then
+	t0=$(date +%s)
+	if ! env -u BUILD make BUILD="$BUILD" "$BUILD/tests/oom" >"$LOGDIR/build-oom.log" 2>&1; then
+		echo "[oom] build failed: make $BUILD/tests/oom"
+		tail -n 25 "$LOGDIR/build-oom.log" | sed 's/^/    /'
+		TOTAL_F=$((TOTAL_F + 1))
+	else
+		echo 'int main(void){return 0;}' | cc -fsanitize=leak -x c - -o "$LOGDIR/lsan-probe" >/dev/null 2>&1 ||
+			echo "SKIPPED: oom: leak checking (cc cannot link -fsanitize=leak: liblsan0); failures still tested"
+		run_test oom oom "$BUILD/tests/oom"
+	fi
+	group_time oom "$t0"
+fi
+
 echo "  (total: $(($(date +%s) - T_START)) s)"
 echo "$TOTAL_P passed, $TOTAL_F failed"
 [ "$TOTAL_F" -eq 0 ]
