@@ -341,10 +341,23 @@ static void ct_shash(const struct bc_driver_info *d)
 	bc_shash_free(sh);
 }
 
+/* Whether the driver name contains one of the comma-separated words of only (all if none given). */
+static int selected(const char *driver)
+{
+	for (const char *w = only; w && *w; w += strcspn(w, ",") + (w[strcspn(w, ",")] != 0)) {
+		char word[64];
+
+		snprintf(word, sizeof(word), "%.*s", (int)strcspn(w, ","), w);
+		if (strstr(driver, word))
+			return 1;
+	}
+	return !only;
+}
+
 static int each(const struct bc_driver_info *d, void *arg)
 {
 	(void)arg;
-	if (d->type == BC_TYPE_CIPHER || (only && !strstr(d->driver, only)))
+	if (d->type == BC_TYPE_CIPHER || !selected(d->driver))
 		return 0;
 	set_context("%s", d->driver);
 	if (d->type == BC_TYPE_SKCIPHER)
@@ -362,6 +375,7 @@ int main(int argc, char **argv)
 
 	test_init();
 	rng_seed(0x5eed0fc7u);
+	/* ct_timing [SAMPLES [WORD,WORD...]]: measurements per path; only drivers whose names contain a word */
 	samples = argc > 1 ? strtoul(argv[1], NULL, 10) : 20000;
 	only = argc > 2 ? argv[2] : NULL;
 	printf("ct_timing: %zu measurements per path, |t| > %.0f fails; CPU features: %s\n", samples, T_FAIL,
