@@ -30,8 +30,10 @@ else
 BUILD   ?= build
 endif
 
+# Hidden visibility: the shared library exports what include/blockcrypt.h marks BC_API and
+# nothing else. -g: the debug information abidw reads to record and compare the ABI.
 CFLAGS_BASE := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wshadow -Wstrict-prototypes -fPIC -pthread \
-	-Iinclude -Isrc/core $(ARCHFLAGS) $(OPT) $(SANITIZE)
+	-fvisibility=hidden -g -Iinclude -Isrc/core $(ARCHFLAGS) $(OPT) $(SANITIZE)
 CFLAGS  ?=
 LDLIBS  := -pthread
 
@@ -48,6 +50,15 @@ TEST_SRC := $(filter-out $(TEST_COMMON),$(wildcard tests/test_*.c))
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 TEST_COMMON_OBJ := $(TEST_COMMON:%.c=$(BUILD)/%.o)
 
+# The one version number lives in include/blockcrypt.h.
+version_field = $(shell sed -n 's/^\#define BLOCKCRYPT_VERSION_$(1) \([0-9]*\)$$/\1/p' include/blockcrypt.h)
+VERSION_MAJOR := $(call version_field,MAJOR)
+VERSION := $(VERSION_MAJOR).$(call version_field,MINOR).$(call version_field,PATCH)
+SONAME := libblockcrypt.so.$(VERSION_MAJOR)
+# The public functions: every BC_API declaration of the header (man page links, symbol check).
+LPAREN := (
+API_FUNCS := $(shell sed -n 's/^BC_API [a-z_ ]*[ *]\(bc_[a-z0-9_]*\)[$(LPAREN)].*/\1/p' include/blockcrypt.h)
+
 all: $(BUILD)/libblockcrypt.a $(BUILD)/libblockcrypt.so $(BUILD)/blockcrypt
 
 tests: all $(TEST_BIN)
@@ -63,8 +74,17 @@ $(BUILD)/libblockcrypt.a: $(LIB_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
-$(BUILD)/libblockcrypt.so: $(LIB_OBJ)
-	$(CC) $(ARCHFLAGS) $(SANITIZE) -shared -o $@ $^ $(LDLIBS)
+# libblockcrypt.so.MAJOR.MINOR.PATCH with its SONAME, the links beside it, and symbol
+# versions from src/libblockcrypt.map.
+$(BUILD)/libblockcrypt.so.$(VERSION): $(LIB_OBJ) src/libblockcrypt.map
+	$(CC) $(ARCHFLAGS) $(SANITIZE) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=src/libblockcrypt.map \
+		-o $@ $(LIB_OBJ) $(LDLIBS)
+
+$(BUILD)/$(SONAME): $(BUILD)/libblockcrypt.so.$(VERSION)
+	ln -sf libblockcrypt.so.$(VERSION) $@
+
+$(BUILD)/libblockcrypt.so: $(BUILD)/$(SONAME)
+	ln -sf $(SONAME) $@
 
 $(BUILD)/blockcrypt: $(TOOL_OBJ) $(BUILD)/libblockcrypt.a
 	$(CC) $(ARCHFLAGS) $(SANITIZE) -o $@ $(TOOL_OBJ) $(BUILD)/libblockcrypt.a $(LDLIBS) -lm
@@ -82,9 +102,59 @@ benchmark: all
 clean:
 	rm -rf build build-*
 
-.PHONY: all tests check benchmark clean
+# ---- installation (GNU directory variables; DESTDIR for staging) -------------------------------
+PREFIX     ?= /usr/local
+# Debian and Ubuntu keep libraries in a multiarch directory (lib/x86_64-linux-gnu).
+MULTIARCH  := $(shell $(CC) $(ARCHFLAGS) -print-multiarch 2>/dev/null)
+LIBDIR     ?= $(if $(and $(MULTIARCH),$(wildcard /usr/lib/$(MULTIARCH))),$(PREFIX)/lib/$(MULTIARCH),$(PREFIX)/lib)
+INCLUDEDIR ?= $(PREFIX)/include
+BINDIR     ?= $(PREFIX)/bin
+MANDIR     ?= $(PREFIX)/share/man
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+MAN1 := $(wildcard man/*.1)
+MAN3 := $(wildcard man/*.3)
+
+install: all
+	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(BINDIR) \
+		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3
+	install -m 644 $(BUILD)/libblockcrypt.so.$(VERSION) $(BUILD)/libblockcrypt.a $(DESTDIR)$(LIBDIR)/
+	ln -sf libblockcrypt.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libblockcrypt.so
+	sed -e 's|@VERSION@|$(VERSION)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+		blockcrypt.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/blockcrypt.pc
+	install -m 644 include/blockcrypt.h $(DESTDIR)$(INCLUDEDIR)/
+	install -m 755 $(BUILD)/blockcrypt $(DESTDIR)$(BINDIR)/
+	$(if $(MAN1),install -m 644 $(MAN1) $(DESTDIR)$(MANDIR)/man1/)
+	$(if $(MAN3),install -m 644 $(MAN3) $(DESTDIR)$(MANDIR)/man3/)
+	for f in $(API_FUNCS); do echo '.so man3/blockcrypt.3' > $(DESTDIR)$(MANDIR)/man3/$$f.3; done
+
+uninstall:
+	rm -f $(DESTDIR)$(LIBDIR)/libblockcrypt.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME) \
+		$(DESTDIR)$(LIBDIR)/libblockcrypt.so $(DESTDIR)$(LIBDIR)/libblockcrypt.a \
+		$(DESTDIR)$(PKGCONFIGDIR)/blockcrypt.pc $(DESTDIR)$(INCLUDEDIR)/blockcrypt.h $(DESTDIR)$(BINDIR)/blockcrypt \
+		$(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN1))) \
+		$(addprefix $(DESTDIR)$(MANDIR)/man3/,$(notdir $(MAN3)) $(API_FUNCS:=.3))
+
+# The ABI of the built library as abidw (abigail-tools) records it; `make abi-baseline` keeps it
+# as the reference tests/test_abi.sh compares every later build of this major version with.
+ABIDW := abidw --no-corpus-path --no-comp-dir-path --no-show-locs --headers-dir include --drop-private-types
+ABI_BASELINE := tests/abi/$(SONAME).abi
+
+$(BUILD)/libblockcrypt.abi: $(BUILD)/libblockcrypt.so.$(VERSION)
+	$(ABIDW) --out-file $@ $<
+
+abi-baseline: $(BUILD)/libblockcrypt.abi
+	cp $< $(ABI_BASELINE)
+
+# For tests/test_abi.sh: the version and the public functions, as the build sees them.
+api-info:
+	@echo "version $(VERSION) soname $(SONAME) baseline $(ABI_BASELINE)"
+	@echo $(API_FUNCS)
+
+.PHONY: all tests check benchmark clean install uninstall api-info abi-baseline
 # Keep the test objects between runs instead of relinking every time.
 .SECONDARY:
+include provider/provider.mk
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
 # Issue 3: blockcrypt side by side with OpenSSL, libgcrypt and nettle (not part of `make check`).

@@ -1,5 +1,5 @@
 /* Test support: check counting, scratch memory, hex, PRNG, driver sets and the vector readers.
- * Formats: ../shared/vectors/FORMAT.md, NIST CAVS .rsp, OpenSSL evp_test, Botan .vec, JSON (RFC 8259). */
+ * Formats: tests/vectors/FORMAT.md, NIST CAVS .rsp, OpenSSL evp_test, Botan .vec, JSON (RFC 8259). */
 #include "common.h"
 
 #include <ctype.h>
@@ -269,7 +269,7 @@ const char *generic_driver_name(const char *alg, char *buf, size_t n)
 const char *vectors_dir(void)
 {
 	const char *e = getenv("VECTORS");
-	return e && *e ? e : "../shared/vectors";
+	return e && *e ? e : "tests/vectors";
 }
 
 static char *read_file(const char *rel, char **pathp)

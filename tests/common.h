@@ -1,5 +1,5 @@
 /* Test support shared by the test programs: check counting, hex, a fixed-seed PRNG,
- * the driver list, and readers for the vector formats under ../shared/vectors (FORMAT.md). */
+ * the driver list, and readers for the vector formats under tests/vectors (FORMAT.md). */
 #ifndef BC_TEST_COMMON_H
 #define BC_TEST_COMMON_H
 
@@ -68,7 +68,7 @@ int alg_key_ok(const unsigned sizes[4], size_t len);
 int alg_len_ok(const char *alg, size_t len);
 
 /* ---- vector files ----------------------------------------------------------------- */
-/* The vectors directory: $VECTORS, else ../shared/vectors. */
+/* The vectors directory: $VECTORS, else tests/vectors (run from the top of the tree). */
 const char *vectors_dir(void);
 
 /* Text formats (uniform .txt, NIST .rsp, OpenSSL evp_test, Botan .vec) are all

@@ -8,7 +8,7 @@
 # BC_GROUPS (e.g. "native asan") restricts the run to some groups.
 
 BUILD=${BUILD:-build}
-VECTORS=${VECTORS:-../shared/vectors}
+VECTORS=${VECTORS:-tests/vectors}
 export BUILD VECTORS
 # nested makes must not inherit the parent make's jobserver or command-line variables
 unset MAKEFLAGS MFLAGS MAKELEVEL
@@ -59,6 +59,8 @@ run_test() {
 	TOTAL_P=$((TOTAL_P + p))
 	TOTAL_F=$((TOTAL_F + f))
 	echo "[$group] $line ($(($(date +%s) - t_s)) s)"
+	# what a test could not run on this machine, and why (a missing tool)
+	grep '^SKIPPED:' "$log"
 	if [ "$f" -ne 0 ]; then
 		grep -E '^FAIL|rror|SUMMARY|^==[0-9]+==' "$log" | head -n 25 | sed 's/^/    /'
 		echo "    (full log: $log)"
@@ -221,7 +223,22 @@ if want ctgrind; then
 	group_time ctgrind "$t0"
 fi
 
-# ---- (9) fuzzing: each libFuzzer harness replays its corpus, then runs FUZZ_CHECK_SECONDS (20) -------------
+# ---- (9) the OpenSSL provider: OpenSSL's evp_test data, EVP streams and the openssl tool against the default provider ---
+if want provider; then
+	t0=$(date +%s)
+	if ! have openssl; then
+		echo "SKIPPED: provider: the openssl tool is not installed"
+	elif [ ! -f "$BUILD/provider/blockcrypt.so" ]; then
+		echo "SKIPPED: provider: not built (no OpenSSL 3 headers: install libssl-dev)"
+	else
+		run_test provider provider_evp "$BUILD/provider/provider_evp" "$BUILD/provider"
+		run_test provider provider_stream "$BUILD/provider/provider_stream" "$BUILD/provider" $((8 << 20))
+		run_test provider provider_cli sh tests/provider_cli.sh
+	fi
+	group_time provider "$t0"
+fi
+
+# ---- (10) fuzzing: each libFuzzer harness replays its corpus, then runs FUZZ_CHECK_SECONDS (20) -------------
 if want fuzz; then
 	t0=$(date +%s)
 	if ! echo 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n){(void)d;(void)n;return 0;}' |
@@ -241,7 +258,7 @@ if want fuzz; then
 	group_time fuzz "$t0"
 fi
 
-# ---- (10) constant time by timing (dudect): every x86 driver, the short form (make check-ct: the long one) --
+# ---- (11) constant time by timing (dudect): every x86 driver, the short form (make check-ct: the long one) --
 if want ct; then
 	t0=$(date +%s)
 	if [ "$ARCH" != x86_64 ]; then
@@ -255,7 +272,7 @@ if want ct; then
 	group_time ct "$t0"
 fi
 
-# ---- (11) ThreadSanitizer: shared tfms on every driver, allocation racing the first-use self-tests --------
+# ---- (12) ThreadSanitizer: shared tfms on every driver, allocation racing the first-use self-tests --------
 if want tsan; then
 	t0=$(date +%s)
 	if ! echo 'int main(void){return 0;}' | cc -fsanitize=thread -x c - -o "$LOGDIR/tsan-probe" >/dev/null 2>&1; then
@@ -266,7 +283,7 @@ if want tsan; then
 	group_time tsan "$t0"
 fi
 
-# ---- (12) allocation failure and key wiping: every allocation fails in turn; freed contexts must be zero ----
+# ---- (13) allocation failure and key wiping: every allocation fails in turn; freed contexts must be zero ----
 if want oom; then
 	t0=$(date +%s)
 	if ! env -u BUILD make BUILD="$BUILD" "$BUILD/tests/oom" >"$LOGDIR/build-oom.log" 2>&1; then

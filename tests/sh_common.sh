@@ -12,6 +12,16 @@ trap 'rm -rf "$T"' EXIT
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 
+# hexof FILE...: the bytes as lower-case hex; rhex N: N random bytes as hex;
+# unhex HEX: the bytes, through printf's octal escapes (POSIX; no xxd needed).
+hexof() { od -An -v -tx1 "$@" | tr -d ' \n'; }
+rhex() { head -c "$1" /dev/urandom | hexof; }
+unhex() {
+	printf "$(printf '%s' "$1" | awk '{ h = "0123456789abcdef"; s = tolower($0)
+		for (i = 1; i < length(s); i += 2)
+			printf "\\%03o", (index(h, substr(s, i, 1)) - 1) * 16 + index(h, substr(s, i + 1, 1)) - 1 }')"
+}
+
 # The last line, and the exit status: 0 only if nothing failed.
 finish() {
 	echo "$NAME: $pass passed, $fail failed"

@@ -3,15 +3,7 @@
 # agreement with OpenSSL (openssl enc/dgst/mac) and the public vectors in $VECTORS.
 NAME=test_cli.sh
 . "$(dirname "$0")/sh_common.sh"
-VECTORS=${VECTORS:-../shared/vectors}
-hexof() { od -An -v -tx1 "$@" | tr -d ' \n'; }
-rhex() { head -c "$1" /dev/urandom | hexof; }
-# unhex HEX: the bytes, through printf's octal escapes (POSIX; no xxd needed).
-unhex() {
-	printf "$(printf '%s' "$1" | awk '{ h = "0123456789abcdef"; s = tolower($0)
-		for (i = 1; i < length(s); i += 2)
-			printf "\\%03o", (index(h, substr(s, i, 1)) - 1) * 16 + index(h, substr(s, i + 1, 1)) - 1 }')"
-}
+VECTORS=${VECTORS:-tests/vectors}
 
 # expect STATUS DESCRIPTION COMMAND...: runs COMMAND with $T/in on stdin; a failing run
 # must write nothing to stdout, a usage error (2) must say why on stderr, and a failed

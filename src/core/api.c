@@ -1,5 +1,6 @@
 /* blockcrypt: the public API: allocation through the registry, argument checks, then straight into the driver.
  * Semantics of the Linux crypto API (skcipher, aead, shash); errors are negative errno values. */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "internal.h"
@@ -146,9 +147,39 @@ const char *bc_skcipher_driver(const bc_skcipher *tfm)
 struct bc_aead {
 	const struct bc_aead_alg *alg;
 	void *ctx;
+	/* The incremental form: alg itself when it has one, else the gcm
+	 * template instance over the best ctr and ghash drivers (a fused
+	 * driver has no piecewise entry points), keyed alongside. */
+	const struct bc_aead_alg *stream;
+	void *stream_ctx;
 	size_t authsize;
 	int keyed;
 };
+
+/* "gcm(aes)" -> "gcm_base(<best ctr(aes) driver>,<best ghash driver>)"; NULL with *err
+ * -ENOMEM if memory ran out on the way, else with *err 0 (no incremental form). */
+static const struct bc_aead_alg *stream_alg(const struct bc_aead_alg *alg, int *err)
+{
+	const struct bc_skcipher_alg *ctr = NULL;
+	const struct bc_shash_alg *ghash = NULL;
+	const struct bc_aead_alg *found = NULL;
+	char name[256];
+
+	*err = 0;
+	if (alg->start)
+		return alg;
+	if (strncmp(alg->name, "gcm(", 4))
+		return NULL;
+	if (snprintf(name, sizeof(name), "ctr(%s", alg->name + 4) < (int)sizeof(name))
+		ctr = bc_find_skcipher(name, err);
+	if (ctr)
+		ghash = bc_find_shash("ghash", err);
+	if (ctr && ghash && snprintf(name, sizeof(name), "gcm_base(%s,%s)", ctr->driver, ghash->driver) < (int)sizeof(name))
+		found = bc_find_aead(name, err);
+	if (!found && *err != -ENOMEM)
+		*err = 0;
+	return found;
+}
 
 /* SP 800-38D 5.2.1.1: at most 2^39 - 256 bits of plaintext, and at most
  * 2^64 - 1 bits of IV and of AAD, whose bit lengths GHASH encodes in 64 bits
@@ -179,12 +210,32 @@ int bc_aead_alloc(bc_aead **tfm, const char *name)
 	(*tfm)->authsize = alg->maxauthsize;
 	if (alg->init)
 		alg->init(ctx, alg);
+	(*tfm)->stream = stream_alg(alg, &err);
+	if (err) {
+		ctx_free(ctx, alg->ctxsize);
+		free(t);
+		*tfm = NULL;
+		return err;
+	}
+	if ((*tfm)->stream == alg) {
+		(*tfm)->stream_ctx = ctx;
+	} else if ((*tfm)->stream) {
+		(*tfm)->stream_ctx = ctx_alloc((*tfm)->stream->ctxsize);
+		if (!(*tfm)->stream_ctx) {
+			bc_aead_free(*tfm);
+			*tfm = NULL;
+			return -ENOMEM;
+		}
+		(*tfm)->stream->init((*tfm)->stream_ctx, (*tfm)->stream);
+	}
 	return 0;
 }
 
 void bc_aead_free(bc_aead *tfm)
 {
 	if (tfm) {
+		if (tfm->stream_ctx != tfm->ctx)
+			ctx_free(tfm->stream_ctx, tfm->stream->ctxsize);
 		ctx_free(tfm->ctx, tfm->alg->ctxsize);
 		free(tfm);
 	}
@@ -197,6 +248,8 @@ int bc_aead_setkey(bc_aead *tfm, const uint8_t *key, size_t keylen)
 	if (!tfm || (!key && keylen))
 		return -EINVAL;
 	err = tfm->alg->setkey(tfm->ctx, key, keylen);
+	if (!err && tfm->stream_ctx && tfm->stream_ctx != tfm->ctx)
+		err = tfm->stream->setkey(tfm->stream_ctx, key, keylen);   /* same algorithm: accepted */
 	if (!err)
 		tfm->keyed = 1;
 	return err;
@@ -242,6 +295,108 @@ int bc_aead_decrypt(const bc_aead *tfm, const uint8_t *iv, size_t ivlen, const u
 	if (!err)
 		err = tfm->alg->decrypt(tfm->ctx, iv, ivlen, ad, adlen, src, dst, len, tag, tfm->authsize);
 	return err;
+}
+
+/* ---- aead, incremental ------------------------------------------------------------ */
+enum { REQ_IDLE, REQ_AD, REQ_TEXT };
+
+struct bc_aead_req {
+	const bc_aead *tfm;
+	int state;                   /* REQ_*: what may come next */
+	int enc;
+	uint64_t len, adlen;
+	void *st;                    /* the algorithm's state, reqsize bytes */
+};
+
+int bc_aead_req_alloc(bc_aead_req **req, const bc_aead *tfm)
+{
+	bc_aead_req *r;
+
+	if (!req)
+		return -EINVAL;
+	*req = NULL;
+	if (!tfm || !tfm->stream)
+		return -EINVAL;
+	r = ctx_alloc(sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	r->st = ctx_alloc(tfm->stream->reqsize);
+	if (!r->st) {
+		free(r);
+		return -ENOMEM;
+	}
+	r->tfm = tfm;
+	*req = r;
+	return 0;
+}
+
+void bc_aead_req_free(bc_aead_req *req)
+{
+	if (req) {
+		ctx_free(req->st, req->tfm->stream->reqsize);
+		ctx_free(req, sizeof(*req));
+	}
+}
+
+int bc_aead_start(bc_aead_req *req, int encrypt, const uint8_t *iv, size_t ivlen)
+{
+	if (!req || !iv || !ivlen || gcm_too_long(ivlen, 0, 0))
+		return -EINVAL;
+	if (!req->tfm->keyed)
+		return -ENOKEY;
+	req->tfm->stream->start(req->tfm->stream_ctx, req->st, iv, ivlen);
+	req->state = REQ_AD;
+	req->enc = !!encrypt;
+	req->len = 0;
+	req->adlen = 0;
+	return 0;
+}
+
+int bc_aead_update_ad(bc_aead_req *req, const uint8_t *ad, size_t len)
+{
+	if (!req || req->state != REQ_AD || (len && !ad) || gcm_too_long(0, req->adlen + len, 0) ||
+	    req->adlen + len < req->adlen)
+		return -EINVAL;
+	req->tfm->stream->ad(req->tfm->stream_ctx, req->st, ad, len);
+	req->adlen += len;
+	return 0;
+}
+
+int bc_aead_update(bc_aead_req *req, const uint8_t *src, uint8_t *dst, size_t len)
+{
+	if (!req || req->state == REQ_IDLE || (len && (!src || !dst)) || gcm_too_long(0, 0, req->len + len) ||
+	    req->len + len < req->len)
+		return -EINVAL;
+	if (!len)
+		return 0;        /* no text yet: more AD may still come */
+	req->tfm->stream->crypt(req->tfm->stream_ctx, req->st, src, dst, len, req->enc);
+	req->len += len;
+	req->state = REQ_TEXT;
+	return 0;
+}
+
+int bc_aead_final(bc_aead_req *req, uint8_t *tag)
+{
+	uint8_t full[BC_BLOCK];
+
+	if (!req || req->state == REQ_IDLE || !tag)
+		return -EINVAL;
+	req->tfm->stream->final(req->tfm->stream_ctx, req->st, full);
+	memcpy(tag, full, req->tfm->authsize);
+	bc_wipe(full, sizeof(full));
+	req->state = REQ_IDLE;
+	return 0;
+}
+
+int bc_aead_req_copy(bc_aead_req *dst, const bc_aead_req *src)
+{
+	if (!dst || !src || dst->tfm->stream != src->tfm->stream)
+		return -EINVAL;
+	memcpy(dst->st, src->st, src->tfm->stream->reqsize);
+	dst->state = src->state;
+	dst->enc = src->enc;
+	dst->len = src->len;
+	return 0;
 }
 
 size_t bc_aead_authsize(const bc_aead *tfm)
@@ -387,6 +542,31 @@ int bc_shash_digest_many(bc_shash *tfm, size_t n, const uint8_t *const msgs[], c
 	return 0;
 }
 
+/* Contexts hold the key material and the inner algorithms (static) at fixed
+ * offsets, no pointers into themselves, so a byte copy is a working tfm. */
+int bc_shash_dup(bc_shash **dst, const bc_shash *src)
+{
+	bc_shash *t;
+
+	if (!dst)
+		return -EINVAL;
+	*dst = NULL;
+	if (!src)
+		return -EINVAL;
+	t = ctx_alloc(sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	memcpy(t, src, sizeof(*t));
+	t->ctx = ctx_alloc(src->alg->ctxsize);
+	if (!t->ctx) {
+		ctx_free(t, sizeof(*t));
+		return -ENOMEM;
+	}
+	memcpy(t->ctx, src->ctx, src->alg->ctxsize);
+	*dst = t;
+	return 0;
+}
+
 size_t bc_shash_digestsize(const bc_shash *tfm)
 {
 	return tfm ? tfm->alg->digestsize : 0;
@@ -395,4 +575,9 @@ size_t bc_shash_digestsize(const bc_shash *tfm)
 const char *bc_shash_driver(const bc_shash *tfm)
 {
 	return tfm ? tfm->alg->driver : NULL;
+}
+
+unsigned long bc_version(void)
+{
+	return BLOCKCRYPT_VERSION_NUMBER;
 }

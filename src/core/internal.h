@@ -105,6 +105,17 @@ struct bc_aead_alg {
 	/* 0, or -EBADMSG with dst zero-filled. The tag compare is constant-time. */
 	int  (*decrypt)(const void *ctx, const uint8_t *iv, size_t ivlen, const uint8_t *ad, size_t adlen,
 	                const uint8_t *src, uint8_t *dst, size_t len, const uint8_t *tag, size_t taglen);
+	/* Optional incremental form (the gcm template has it): one message's
+	 * state in reqsize bytes (allocated aligned and zeroed) that start initialises,
+	 * then ad for the associated data in any pieces, crypt (enc 1 or 0) for
+	 * the text in any pieces, and final for the full 16-byte tag. Pieces of
+	 * any size give what one piece gives; the front end enforces the order
+	 * and the length limits. */
+	size_t reqsize;
+	void (*start)(const void *ctx, void *req, const uint8_t *iv, size_t ivlen);
+	void (*ad)(const void *ctx, void *req, const uint8_t *ad, size_t len);
+	void (*crypt)(const void *ctx, void *req, const uint8_t *src, uint8_t *dst, size_t len, int enc);
+	void (*final)(const void *ctx, void *req, uint8_t tag[16]);
 	const struct bc_skcipher_alg *inner;   /* gcm_base: the ctr skcipher */
 	const struct bc_shash_alg *hash;       /* gcm_base: the ghash shash */
 	const struct bc_cipher_alg *cipher;    /* gcm_base: the block cipher under ctr */

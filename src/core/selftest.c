@@ -1,5 +1,5 @@
 /* blockcrypt: known-answer self-tests run on each driver before its first use (as Linux crypto/testmgr.c).
- * The vectors are src/core/selftest_vectors.txt (FORMAT.md of shared/vectors), embedded at build time. */
+ * The vectors are src/core/selftest_vectors.txt (format: tests/vectors/FORMAT.md), embedded at build time. */
 #include <stdlib.h>
 
 #include "selftest.h"

@@ -80,25 +80,26 @@ static void gcm_j0(const struct gcm_ctx *t, const uint8_t *iv, size_t ivlen, uin
 	bc_wipe(desc, sizeof(desc));
 }
 
-/* GCTR with inc32 (SP 800-38D 6.5): only the low 32 bits of the counter
- * count. With a 96-bit IV, J0 = IV || 1 is public and the counter cannot
- * wrap (a message has at most 2^32 - 2 blocks), so the ctr driver, whose
- * 128-bit carry then never fires, does the work. Any other IV makes J0 a
- * function of H, a secret: the counter must neither steer a branch (as the
- * wrap point or a ctr driver's carry check would) nor be carried out of its
- * low word, so the counter blocks are built here with a 32-bit add and go
- * through the block cipher in chunks. */
-static void gcm_ctr(const struct gcm_ctx *t, const uint8_t j0[16], size_t ivlen, const uint8_t *src, uint8_t *dst,
-		    size_t len)
+/* GCTR with inc32 (SP 800-38D 6.5) from counter value c, for len bytes
+ * (the last block may be partial); returns the counter after the blocks
+ * used. Only the low 32 bits of the counter count. With a 96-bit IV,
+ * J0 = IV || 1 is public and the counter cannot wrap (a message has at
+ * most 2^32 - 2 blocks), so the ctr driver, whose 128-bit carry then never
+ * fires, does the work. Any other IV makes J0 a function of H, a secret:
+ * the counter must neither steer a branch (as the wrap point or a ctr
+ * driver's carry check would) nor be carried out of its low word, so the
+ * counter blocks are built here with a 32-bit add and go through the block
+ * cipher in chunks. */
+static uint32_t gcm_ctr(const struct gcm_ctx *t, const uint8_t j0[16], size_t ivlen, uint32_t c,
+			const uint8_t *src, uint8_t *dst, size_t len)
 {
 	uint8_t ks[BC_CHUNK_BLOCKS * BC_BLOCK];
-	uint32_t c = bc_load_be32(j0 + 12) + 1;
 
 	if (ivlen == 12) {
 		memcpy(ks, j0, BC_BLOCK);
 		bc_store_be32(ks + 12, c);
 		t->ctr->encrypt(ctr_ctx(t), ks, src, dst, len);
-		return;
+		return c + (uint32_t)((len + BC_BLOCK - 1) / BC_BLOCK);
 	}
 	while (len) {
 		size_t n = len < sizeof(ks) ? len : sizeof(ks);
@@ -116,28 +117,39 @@ static void gcm_ctr(const struct gcm_ctx *t, const uint8_t j0[16], size_t ivlen,
 		len -= n;
 	}
 	bc_wipe(ks, sizeof(ks));
+	return c;
 }
 
-/* S = GHASH(A || pad || C || pad || [len(A)]64 || [len(C)]64); tag = E(J0) ^ S. */
+/* The end of S = GHASH(A || pad || C || pad || [len(A)]64 || [len(C)]64),
+ * with the text hashed so far in desc: its pad and the lengths; then
+ * tag = E(J0) ^ S. Wipes desc. */
+static void gcm_close(const struct gcm_ctx *t, void *desc, const uint8_t j0[16], uint64_t adlen, uint64_t len,
+		      uint8_t tag[16])
+{
+	uint8_t lens[BC_BLOCK], s[BC_BLOCK], ek[BC_BLOCK];
+
+	ghash_pad(t, desc, (size_t)(len % BC_BLOCK));
+	bc_store_be64(lens, adlen * 8);
+	bc_store_be64(lens + 8, len * 8);
+	t->ghash->update(ghash_ctx(t), desc, lens, BC_BLOCK);
+	t->ghash->final(ghash_ctx(t), desc, s);
+	t->cipher->encrypt(cipher_ctx(t), ek, j0, 1);
+	bc_xor(tag, s, ek, BC_BLOCK);
+	bc_wipe(desc, t->ghash->descsize);
+	bc_wipe(s, sizeof(s));
+	bc_wipe(ek, sizeof(ek));
+}
+
 static void gcm_tag(const struct gcm_ctx *t, const uint8_t j0[16], const uint8_t *ad, size_t adlen,
 		    const uint8_t *ct, size_t len, uint8_t tag[16])
 {
-	uint8_t desc[BC_DESC_MAX], lens[BC_BLOCK], s[BC_BLOCK], ek[BC_BLOCK];
+	uint8_t desc[BC_DESC_MAX];
 
 	t->ghash->init(ghash_ctx(t), desc);
 	t->ghash->update(ghash_ctx(t), desc, ad, adlen);
 	ghash_pad(t, desc, adlen);
 	t->ghash->update(ghash_ctx(t), desc, ct, len);
-	ghash_pad(t, desc, len);
-	bc_store_be64(lens, (uint64_t)adlen * 8);
-	bc_store_be64(lens + 8, (uint64_t)len * 8);
-	t->ghash->update(ghash_ctx(t), desc, lens, BC_BLOCK);
-	t->ghash->final(ghash_ctx(t), desc, s);
-	t->cipher->encrypt(cipher_ctx(t), ek, j0, 1);
-	bc_xor(tag, s, ek, BC_BLOCK);
-	bc_wipe(desc, sizeof(desc));
-	bc_wipe(s, sizeof(s));
-	bc_wipe(ek, sizeof(ek));
+	gcm_close(t, desc, j0, adlen, len, tag);
 }
 
 static void gcm_encrypt(const void *ctx, const uint8_t *iv, size_t ivlen, const uint8_t *ad, size_t adlen,
@@ -147,7 +159,7 @@ static void gcm_encrypt(const void *ctx, const uint8_t *iv, size_t ivlen, const 
 	uint8_t j0[BC_BLOCK], full[BC_BLOCK];
 
 	gcm_j0(t, iv, ivlen, j0);
-	gcm_ctr(t, j0, ivlen, src, dst, len);
+	gcm_ctr(t, j0, ivlen, bc_load_be32(j0 + 12) + 1, src, dst, len);
 	gcm_tag(t, j0, ad, adlen, dst, len, full);
 	memcpy(tag, full, taglen);
 	bc_wipe(j0, sizeof(j0));     /* GHASH_H(IV) for IVs other than 96 bits */
@@ -169,11 +181,106 @@ static int gcm_decrypt(const void *ctx, const uint8_t *iv, size_t ivlen, const u
 		memset(dst, 0, len);
 		err = -EBADMSG;
 	} else {
-		gcm_ctr(t, j0, ivlen, src, dst, len);
+		gcm_ctr(t, j0, ivlen, bc_load_be32(j0 + 12) + 1, src, dst, len);
 	}
 	bc_wipe(j0, sizeof(j0));
 	bc_wipe(full, sizeof(full)); /* on a forgery, the right tag for its ciphertext */
 	return err;
+}
+
+/* ---- the incremental form: one message in pieces ----------------------------
+ * The state carries J0, the next counter value, the keystream block a piece
+ * ended inside, and the GHASH state (which buffers partial blocks itself).
+ * Whole blocks of each piece go to the ctr and ghash drivers in one call each. */
+struct gcm_req {
+	uint8_t j0[BC_BLOCK];
+	uint8_t ks[BC_BLOCK];        /* keystream of the block the last piece ended in */
+	uint64_t adlen, len;
+	size_t ivlen;
+	uint32_t c;                  /* counter value of the next keystream block */
+	uint32_t ks_used;            /* bytes of ks used; BC_BLOCK: none left */
+	int in_text;                 /* the AD is closed (padded) */
+	_Alignas(BC_CTX_ALIGN) uint8_t desc[BC_DESC_MAX];
+};
+
+static void gcm_start(const void *ctx, void *req, const uint8_t *iv, size_t ivlen)
+{
+	const struct gcm_ctx *t = ctx;
+	struct gcm_req *r = req;
+
+	gcm_j0(t, iv, ivlen, r->j0);
+	r->c = bc_load_be32(r->j0 + 12) + 1;
+	r->ivlen = ivlen;
+	r->adlen = r->len = 0;
+	r->ks_used = BC_BLOCK;
+	r->in_text = 0;
+	t->ghash->init(ghash_ctx(t), r->desc);
+}
+
+static void gcm_ad(const void *ctx, void *req, const uint8_t *ad, size_t len)
+{
+	const struct gcm_ctx *t = ctx;
+	struct gcm_req *r = req;
+
+	t->ghash->update(ghash_ctx(t), r->desc, ad, len);
+	r->adlen += len;
+}
+
+static void gcm_close_ad(const struct gcm_ctx *t, struct gcm_req *r)
+{
+	if (!r->in_text) {
+		ghash_pad(t, r->desc, (size_t)(r->adlen % BC_BLOCK));
+		r->in_text = 1;
+	}
+}
+
+/* The ciphertext is hashed before it is written on decryption, after on
+ * encryption, so src == dst works both ways. */
+static void gcm_crypt(const void *ctx, void *req, const uint8_t *src, uint8_t *dst, size_t len, int enc)
+{
+	static const uint8_t zeros[BC_BLOCK];
+	const struct gcm_ctx *t = ctx;
+	struct gcm_req *r = req;
+	size_t n = BC_BLOCK - r->ks_used < len ? BC_BLOCK - r->ks_used : len;
+
+	gcm_close_ad(t, r);
+	r->len += len;
+	for (int pass = 0; pass < 3 && len; pass++) {
+		/* pass 0: the rest of the block the last piece ended in;
+		 * pass 1: whole blocks; pass 2: the head of a new block. */
+		if (pass == 1)
+			n = len & ~(size_t)(BC_BLOCK - 1);
+		if (pass == 2) {
+			r->c = gcm_ctr(t, r->j0, r->ivlen, r->c, zeros, r->ks, BC_BLOCK);
+			r->ks_used = 0;
+			n = len;
+		}
+		if (!n)
+			continue;
+		if (!enc)
+			t->ghash->update(ghash_ctx(t), r->desc, src, n);
+		if (pass == 1) {
+			r->c = gcm_ctr(t, r->j0, r->ivlen, r->c, src, dst, n);
+		} else {
+			bc_xor(dst, src, r->ks + r->ks_used, n);
+			r->ks_used += (uint32_t)n;
+		}
+		if (enc)
+			t->ghash->update(ghash_ctx(t), r->desc, dst, n);
+		src += n;
+		dst += n;
+		len -= n;
+	}
+}
+
+static void gcm_final(const void *ctx, void *req, uint8_t tag[16])
+{
+	const struct gcm_ctx *t = ctx;
+	struct gcm_req *r = req;
+
+	gcm_close_ad(t, r);
+	gcm_close(t, r->desc, r->j0, r->adlen, r->len, tag);
+	bc_wipe(r, sizeof(*r));
 }
 
 static void fill(struct bc_aead_alg *alg)
@@ -188,6 +295,11 @@ static void fill(struct bc_aead_alg *alg)
 	alg->setkey = gcm_setkey;
 	alg->encrypt = gcm_encrypt;
 	alg->decrypt = gcm_decrypt;
+	alg->reqsize = sizeof(struct gcm_req);
+	alg->start = gcm_start;
+	alg->ad = gcm_ad;
+	alg->crypt = gcm_crypt;
+	alg->final = gcm_final;
 }
 
 const struct bc_template bc_tmpl_gcm = {

@@ -290,6 +290,141 @@ static BC_X86_VAES_VPCLMUL int gcm_vaes_decrypt(const void *ctx, const uint8_t *
 	return bc_gcm_aes_x86_decrypt(gcm_vaes_crypt, ctx, iv, ivlen, ad, adlen, src, dst, len, tag, taglen);
 }
 
+/* ---- the incremental form: one message in pieces, through the same loop --------------
+ * Whole 256-byte groups of each piece go through gcm_vaes_bulk, the rest of
+ * its whole blocks through gcm_vaes_tail; the keystream block a piece ends
+ * inside and that block's ciphertext wait in the state for the next piece,
+ * as does a partial block of AAD. acc and ctr are kept reflected, as the
+ * one-shot path keeps them. */
+struct gcm_vaes_req {
+	struct bc_gcm_x86_state st;      /* acc, ctr (the next counter block), J0 as bytes */
+	uint8_t ks[16];                  /* keystream of the block the last piece ended in */
+	uint8_t part[16];                /* that block's ciphertext so far (or the AAD's partial block) */
+	uint64_t adlen, len;
+	unsigned used;                   /* bytes of part in use */
+	int in_text;
+};
+
+static BC_X86_VAES_VPCLMUL void gcm_vaes_start(const void *ctx, void *req, const uint8_t *iv, size_t ivlen)
+{
+	const struct bc_gcm_aes_x86_ctx *c = ctx;
+	struct gcm_vaes_req *r = req;
+
+	bc_gcm_x86_start(&c->gh, &r->st, iv, ivlen, NULL, 0);
+	r->adlen = r->len = 0;
+	r->used = 0;
+	r->in_text = 0;
+}
+
+/* Bytes into the partial block; returns how many were taken. When the
+ * block completes, it is hashed. */
+static BC_X86_VAES_VPCLMUL size_t gcm_vaes_fill(const struct bc_gcm_aes_x86_ctx *c, struct gcm_vaes_req *r,
+                                                const uint8_t *ct, size_t len)
+{
+	size_t n = 16 - r->used < len ? 16 - r->used : len;
+
+	memcpy(r->part + r->used, ct, n);
+	r->used += (unsigned)n;
+	if (r->used == 16) {
+		r->st.acc = bc_ghash_x86_blocks(&c->gh, r->st.acc, r->part, 1);
+		r->used = 0;
+	}
+	return n;
+}
+
+static BC_X86_VAES_VPCLMUL void gcm_vaes_ad(const void *ctx, void *req, const uint8_t *ad, size_t len)
+{
+	const struct bc_gcm_aes_x86_ctx *c = ctx;
+	struct gcm_vaes_req *r = req;
+	size_t n = r->used ? gcm_vaes_fill(c, r, ad, len) : 0, whole = (len - n) & ~(size_t)15;
+
+	r->adlen += len;
+	r->st.acc = bc_ghash_x86_blocks256(&c->gh, r->st.acc, ad + n, whole / 16);
+	if (len - n - whole)
+		gcm_vaes_fill(c, r, ad + n + whole, len - n - whole);
+}
+
+/* The AAD's last partial block, zero-padded, before the first text. */
+static BC_X86_VAES_VPCLMUL void gcm_vaes_close_ad(const struct bc_gcm_aes_x86_ctx *c, struct gcm_vaes_req *r)
+{
+	if (!r->in_text) {
+		r->st.acc = bc_ghash_x86_padded(&c->gh, r->st.acc, r->part, r->used);
+		r->used = 0;
+		r->in_text = 1;
+	}
+}
+
+static BC_X86_VAES_VPCLMUL void gcm_vaes_crypt_piece(const void *ctx, void *req, const uint8_t *src, uint8_t *dst,
+                                                     size_t len, int enc)
+{
+	static const uint8_t zeros[16];
+	const struct bc_gcm_aes_x86_ctx *c = ctx;
+	struct gcm_vaes_req *r = req;
+	__m256i ctr2;
+	size_t n, bulk, rest;
+
+	gcm_vaes_close_ad(c, r);
+	r->len += len;
+	if (r->used) {                   /* the rest of the block the last piece ended in */
+		unsigned u = r->used;
+
+		n = 16 - u < len ? 16 - u : len;
+		if (!enc)
+			gcm_vaes_fill(c, r, src, n);
+		bc_xor(dst, src, r->ks + u, n);
+		if (enc)
+			gcm_vaes_fill(c, r, dst, n);
+		src += n;
+		dst += n;
+		len -= n;
+	}
+	ctr2 = _mm256_add_epi32(_mm256_broadcastsi128_si256(r->st.ctr), _mm256_set_epi32(0, 0, 0, 1, 0, 0, 0, 0));
+	bulk = len & ~(size_t)255;
+	if (bulk) {
+		const uint8_t *pend = NULL;
+
+		r->st.acc = gcm_vaes_bulk(c, r->st.acc, &ctr2, src, dst, bulk / 256, enc, &pend, r->st.ctr_public);
+		if (pend)
+			r->st.acc = bc_ghash_x86_group256(&c->gh, r->st.acc, pend, 8);
+		src += bulk;
+		dst += bulk;
+		len -= bulk;
+	}
+	rest = len & ~(size_t)15;        /* up to 15 whole blocks */
+	if (rest) {
+		if (!enc)
+			r->st.acc = bc_ghash_x86_blocks256(&c->gh, r->st.acc, src, rest / 16);
+		gcm_vaes_tail(c, ctr2, r->st.j0, src, dst, rest);
+		if (enc)
+			r->st.acc = bc_ghash_x86_blocks256(&c->gh, r->st.acc, dst, rest / 16);
+		ctr2 = _mm256_add_epi32(ctr2, _mm256_set_epi32(0, 0, 0, (int)(rest / 16), 0, 0, 0, (int)(rest / 16)));
+		src += rest;
+		dst += rest;
+		len -= rest;
+	}
+	if (len) {                       /* the head of a new block: its whole keystream kept */
+		gcm_vaes_tail(c, ctr2, r->st.j0, zeros, r->ks, 16);
+		ctr2 = _mm256_add_epi32(ctr2, _mm256_set_epi32(0, 0, 0, 1, 0, 0, 0, 1));
+		if (!enc)
+			gcm_vaes_fill(c, r, src, len);
+		bc_xor(dst, src, r->ks, len);
+		if (enc)
+			gcm_vaes_fill(c, r, dst, len);
+	}
+	r->st.ctr = _mm256_castsi256_si128(ctr2);
+}
+
+static BC_X86_VAES_VPCLMUL void gcm_vaes_final(const void *ctx, void *req, uint8_t tag[16])
+{
+	const struct bc_gcm_aes_x86_ctx *c = ctx;
+	struct gcm_vaes_req *r = req;
+
+	gcm_vaes_close_ad(c, r);
+	bc_gcm_x86_tag(bc_gcm_x86_final(&c->gh, r->st.acc, r->part, r->used, r->adlen, r->len),
+	               bc_aes_x86_enc1(&c->aes, r->st.j0), tag, 16);
+	bc_wipe(r, sizeof(*r));
+}
+
 const struct bc_aead_alg bc_gcm_aes_vaes_avx2 = {
 	.name = "gcm(aes)",
 	.driver = "gcm-aes-vaes-avx2",
@@ -303,6 +438,11 @@ const struct bc_aead_alg bc_gcm_aes_vaes_avx2 = {
 	.setkey = bc_gcm_aes_x86_setkey,
 	.encrypt = gcm_vaes_encrypt,
 	.decrypt = gcm_vaes_decrypt,
+	.reqsize = sizeof(struct gcm_vaes_req),
+	.start = gcm_vaes_start,
+	.ad = gcm_vaes_ad,
+	.crypt = gcm_vaes_crypt_piece,
+	.final = gcm_vaes_final,
 };
 
 #endif
