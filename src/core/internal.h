@@ -146,8 +146,8 @@ struct bc_shash_alg {
 /* ---- registry (src/core/registry.c) ----------------------------------------------
  * By algorithm name: the best usable driver that passed its self-test (a
  * template instance over the best inner driver competes with the dedicated
- * drivers). By driver name: exactly that driver. NULL if none, with *err
- * -ENOENT, or -ENOMEM when memory ran out on the way (nothing is remembered
+ * drivers). By driver name: exactly that driver (*err 0). NULL if none, with
+ * *err -ENOENT, or -ENOMEM when memory ran out on the way (nothing is remembered
  * of that: the same call can succeed later). */
 const struct bc_cipher_alg   *bc_find_cipher(const char *name, int *err);
 const struct bc_skcipher_alg *bc_find_skcipher(const char *name, int *err);

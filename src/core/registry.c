@@ -437,8 +437,7 @@ static const void *find(enum bc_type type, const char *name, int *err)
 		return NULL;
 	}
 	e = lookup(type, name, 0);
-	if (!e && out_of_memory)
-		*err = -ENOMEM;
+	*err = e ? 0 : out_of_memory ? -ENOMEM : -ENOENT;
 	pthread_mutex_unlock(&lock);
 	return e ? e->alg : NULL;
 }
