@@ -58,6 +58,9 @@ SONAME := libblockcrypt.so.$(VERSION_MAJOR)
 # The public functions: every BC_API declaration of the header (man page links, symbol check).
 LPAREN := (
 API_FUNCS := $(shell sed -n 's/^BC_API [a-z_ ]*[ *]\(bc_[a-z0-9_]*\)[$(LPAREN)].*/\1/p' include/blockcrypt.h)
+TOOL_LIBS :=
+TOOL_LDLIBS :=
+include luks/luks.mk
 
 all: $(BUILD)/libblockcrypt.a $(BUILD)/libblockcrypt.so $(BUILD)/blockcrypt
 
@@ -86,8 +89,8 @@ $(BUILD)/$(SONAME): $(BUILD)/libblockcrypt.so.$(VERSION)
 $(BUILD)/libblockcrypt.so: $(BUILD)/$(SONAME)
 	ln -sf $(SONAME) $@
 
-$(BUILD)/blockcrypt: $(TOOL_OBJ) $(BUILD)/libblockcrypt.a
-	$(CC) $(ARCHFLAGS) $(SANITIZE) -o $@ $(TOOL_OBJ) $(BUILD)/libblockcrypt.a $(LDLIBS) -lm
+$(BUILD)/blockcrypt: $(TOOL_OBJ) $(TOOL_LIBS) $(BUILD)/libblockcrypt.a
+	$(CC) $(ARCHFLAGS) $(SANITIZE) -o $@ $(TOOL_OBJ) $(TOOL_LIBS) $(BUILD)/libblockcrypt.a $(LDLIBS) $(TOOL_LDLIBS) -lm
 
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(TEST_COMMON_OBJ) $(BUILD)/libblockcrypt.a
 	$(CC) $(ARCHFLAGS) $(SANITIZE) -o $@ $< $(TEST_COMMON_OBJ) $(BUILD)/libblockcrypt.a $(LDLIBS) -lm
@@ -165,9 +168,10 @@ bench-peers: $(BUILD)/bench-peers
 	$(BUILD)/bench-peers --svg $(BUILD)/bench-peers.svg
 	@echo "chart: $(BUILD)/bench-peers.svg"
 
-# The least a 16-byte xts(aes) operation can take in bench-peers' loop, beside blockcrypt (x86-64 only).
+# The least a 16-byte xts(aes) operation can take in bench-peers' loop, beside blockcrypt (x86-64 only);
+# and blockcrypt beside nettle in dm-crypt's plain64 IV loop.
 $(BUILD)/bench-floor: bench/floor.c bench/bench_iv.h src/arch/x86/aes_x86.h tools/speed_clock.c $(BUILD)/libblockcrypt.a
-	$(CC) $(CFLAGS_BASE) $(CFLAGS) -Itools -Isrc/arch/x86 -o $@ bench/floor.c tools/speed_clock.c $(BUILD)/libblockcrypt.a $(LDLIBS)
+	$(CC) $(CFLAGS_BASE) $(CFLAGS) -Itools -Isrc/arch/x86 -o $@ bench/floor.c tools/speed_clock.c $(BUILD)/libblockcrypt.a -lnettle $(LDLIBS)
 
 bench-floor: $(BUILD)/bench-floor
 	$(BUILD)/bench-floor

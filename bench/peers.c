@@ -51,6 +51,9 @@ static const struct alg algs[] = {
 };
 #define NALGS (sizeof(algs) / sizeof(algs[0]))
 
+/* --decrypt: the skciphers (ecb, cbc, ctr, xts) decrypt instead; the other kinds are left out. */
+static int decrypt;
+
 static const size_t default_sizes[] = { 16, 64, 256, 1024, 1420, 4096, 8192 };
 #define MAX_SIZES 16
 #define MIN_ROUNDS 5
@@ -121,6 +124,8 @@ static int bc_op(struct impl *im, const uint8_t *iv, const uint8_t *src, uint8_t
 		return bc_shash_digest(im->sh, src, len, tag) ? -1 : 0;
 	default:
 		memcpy(v, iv, 16);   /* cbc and ctr write the chaining value back */
+		if (decrypt)
+			return bc_skcipher_decrypt(im->sk, v, src, dst, len) ? -1 : 0;
 		return bc_skcipher_encrypt(im->sk, v, src, dst, len) ? -1 : 0;
 	}
 }
@@ -163,7 +168,7 @@ static int ossl_open(struct impl *im)
 	if (!im->ocipher)
 		return 1;
 	im->octx = EVP_CIPHER_CTX_new();
-	if (!im->octx || !EVP_EncryptInit_ex2(im->octx, im->ocipher, im->key, NULL, NULL))
+	if (!im->octx || !EVP_CipherInit_ex2(im->octx, im->ocipher, im->key, NULL, !decrypt, NULL))
 		return -1;
 	EVP_CIPHER_CTX_set_padding(im->octx, 0);
 	return 0;
@@ -186,10 +191,10 @@ static int ossl_op(struct impl *im, const uint8_t *iv, const uint8_t *src, uint8
 		       EVP_EncryptUpdate(im->octx, dst, &n, src, (int)len) && EVP_EncryptFinal_ex(im->octx, dst + n, &m) &&
 		       EVP_CIPHER_CTX_ctrl(im->octx, EVP_CTRL_AEAD_GET_TAG, 16, tag) ? 0 : -1;
 	case ECB:
-		return EVP_EncryptUpdate(im->octx, dst, &n, src, (int)len) ? 0 : -1;
+		return EVP_CipherUpdate(im->octx, dst, &n, src, (int)len) ? 0 : -1;
 	default:
-		return EVP_EncryptInit_ex2(im->octx, NULL, NULL, iv, NULL) &&
-		       EVP_EncryptUpdate(im->octx, dst, &n, src, (int)len) ? 0 : -1;
+		return EVP_CipherInit_ex2(im->octx, NULL, NULL, iv, -1, NULL) &&
+		       EVP_CipherUpdate(im->octx, dst, &n, src, (int)len) ? 0 : -1;
 	}
 }
 
@@ -247,7 +252,10 @@ static int gcry_op(struct impl *im, const uint8_t *iv, const uint8_t *src, uint8
 		break;
 	}
 	if (!e)
-		e = src == dst ? gcry_cipher_encrypt(im->gc, dst, len, NULL, 0) : gcry_cipher_encrypt(im->gc, dst, len, src, len);
+		e = decrypt ? (src == dst ? gcry_cipher_decrypt(im->gc, dst, len, NULL, 0)
+		                          : gcry_cipher_decrypt(im->gc, dst, len, src, len))
+		            : (src == dst ? gcry_cipher_encrypt(im->gc, dst, len, NULL, 0)
+		                          : gcry_cipher_encrypt(im->gc, dst, len, src, len));
 	if (!e && a->kind == GCM)
 		e = gcry_cipher_gettag(im->gc, tag, 16);
 	return e ? -1 : 0;
@@ -273,6 +281,16 @@ static void nt_aes256_encrypt(const void *ctx, size_t len, uint8_t *dst, const u
 	aes256_encrypt(ctx, len, dst, src);
 }
 
+static void nt_aes128_decrypt(const void *ctx, size_t len, uint8_t *dst, const uint8_t *src)
+{
+	aes128_decrypt(ctx, len, dst, src);
+}
+
+static void nt_aes256_decrypt(const void *ctx, size_t len, uint8_t *dst, const uint8_t *src)
+{
+	aes256_decrypt(ctx, len, dst, src);
+}
+
 static int nettle_open(struct impl *im)
 {
 	const struct alg *a = im->a;
@@ -284,8 +302,12 @@ static int nettle_open(struct impl *im)
 	case HASH:
 		break;
 	case XTS:
-		if (k128)
+		if (k128 && decrypt)
+			xts_aes128_set_decrypt_key(&im->nt.x128, im->key);
+		else if (k128)
 			xts_aes128_set_encrypt_key(&im->nt.x128, im->key);
+		else if (decrypt)
+			xts_aes256_set_decrypt_key(&im->nt.x256, im->key);
 		else
 			xts_aes256_set_encrypt_key(&im->nt.x256, im->key);
 		break;
@@ -302,8 +324,13 @@ static int nettle_open(struct impl *im)
 			cmac_aes256_set_key(&im->nt.c256, im->key);
 		break;
 	default:
-		if (k128)
+		/* ctr runs the cipher forwards either way */
+		if (k128 && decrypt && a->kind != CTR)
+			aes128_set_decrypt_key(&im->nt.a128, im->key);
+		else if (k128)
 			aes128_set_encrypt_key(&im->nt.a128, im->key);
+		else if (decrypt && a->kind != CTR)
+			aes256_set_decrypt_key(&im->nt.a256, im->key);
 		else
 			aes256_set_encrypt_key(&im->nt.a256, im->key);
 		break;
@@ -351,20 +378,28 @@ static int nettle_op(struct impl *im, const uint8_t *iv, const uint8_t *src, uin
 		}
 		break;
 	case XTS:
-		if (k128)
+		if (k128 && decrypt)
+			xts_aes128_decrypt_message(&im->nt.x128, v, len, dst, src);
+		else if (k128)
 			xts_aes128_encrypt_message(&im->nt.x128, v, len, dst, src);
+		else if (decrypt)
+			xts_aes256_decrypt_message(&im->nt.x256, v, len, dst, src);
 		else
 			xts_aes256_encrypt_message(&im->nt.x256, v, len, dst, src);
 		break;
 	case ECB:
 		if (k128)
-			aes128_encrypt(&im->nt.a128, len, dst, src);
+			(decrypt ? aes128_decrypt : aes128_encrypt)(&im->nt.a128, len, dst, src);
 		else
-			aes256_encrypt(&im->nt.a256, len, dst, src);
+			(decrypt ? aes256_decrypt : aes256_encrypt)(&im->nt.a256, len, dst, src);
 		break;
 	case CBC:
-		if (k128)
+		if (k128 && decrypt)
+			cbc_decrypt(&im->nt.a128, nt_aes128_decrypt, 16, v, len, dst, src);
+		else if (k128)
 			cbc_aes128_encrypt(&im->nt.a128, v, len, dst, src);
+		else if (decrypt)
+			cbc_decrypt(&im->nt.a256, nt_aes256_decrypt, 16, v, len, dst, src);
 		else
 			cbc_aes256_encrypt(&im->nt.a256, v, len, dst, src);
 		break;
@@ -602,9 +637,10 @@ static int write_svg(const char *path, const struct results *res, const int *sel
 /* ---- main -------------------------------------------------------------------------------- */
 static void usage(void)
 {
-	fputs("usage: bench-peers [--time S] [--sizes 16,64,...] [--only NAME,...] [--svg FILE]\n"
+	fputs("usage: bench-peers [--time S] [--sizes 16,64,...] [--only NAME,...] [--decrypt] [--svg FILE]\n"
 	      "  --time S     seconds per library, algorithm and size (default 0.1), in short interleaved batches\n"
 	      "  --only       algorithms whose label contains one of these words (aes-128-xts, sm4, cmac, ...)\n"
+	      "  --decrypt    ecb, cbc, ctr and xts decrypt instead (the other algorithms are left out)\n"
 	      "  --svg FILE   also draw the chart\n", stderr);
 }
 
@@ -659,6 +695,8 @@ int main(int argc, char **argv)
 			}
 		} else if (!strcmp(argv[i], "--only") && i + 1 < argc) {
 			only = argv[++i];
+		} else if (!strcmp(argv[i], "--decrypt")) {
+			decrypt = 1;
 		} else if (!strcmp(argv[i], "--svg") && i + 1 < argc) {
 			svg = argv[++i];
 		} else {
@@ -679,9 +717,10 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < 8192 + 64; i++)
 		src[i] = (uint8_t)(i * 131 + 7);
 
-	printf("# blockcrypt against its peers, encryption (MACs and hashes: digest), a fresh IV per operation:\n"
+	printf("# blockcrypt against its peers, %s, a fresh IV per operation:\n"
 	       "# MB/s (10^6 bytes/s) of one thread, the best of the undisturbed batches of %g ms run in turn per library\n"
 	       "# (%g s each); outputs cross-checked first; ratio = blockcrypt / best peer; CPU features: %s\n",
+	       decrypt ? "decryption" : "encryption (MACs and hashes: digest)",
 	       (seconds / MIN_ROUNDS < ROUND_S ? seconds / MIN_ROUNDS : ROUND_S) * 1e3, seconds, bc_cpu_features_string());
 	printf("%-13s %6s", "algorithm", "size");
 	for (int l = 0; l < NLIBS; l++)
@@ -692,7 +731,7 @@ int main(int argc, char **argv)
 		struct impl im[NLIBS];
 		int have[NLIBS];
 
-		if (!selected(a->label, only))
+		if (!selected(a->label, only) || (decrypt && a->kind != ECB && a->kind != CBC && a->kind != CTR && a->kind != XTS))
 			continue;
 		sel[nsel++] = (int)ai;
 		memset(im, 0, sizeof(im));

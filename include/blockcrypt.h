@@ -15,7 +15,7 @@ extern "C" {
  * The shared library's SONAME is libblockcrypt.so.MAJOR: a new MAJOR is an
  * incompatible ABI change, a new MINOR adds to the API. */
 #define BLOCKCRYPT_VERSION_MAJOR 1
-#define BLOCKCRYPT_VERSION_MINOR 1
+#define BLOCKCRYPT_VERSION_MINOR 0
 #define BLOCKCRYPT_VERSION_PATCH 0
 #define BLOCKCRYPT_VERSION_STR_(x) #x
 #define BLOCKCRYPT_VERSION_STR(x) BLOCKCRYPT_VERSION_STR_(x)

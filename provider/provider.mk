@@ -47,4 +47,8 @@ provider-install provider-uninstall:
 	@echo "$@: skipped: no OpenSSL 3 development headers (libssl-dev)"
 endif
 
+# `make install` and `make uninstall` take the module along.
+install: provider-install
+uninstall: provider-uninstall
+
 .PHONY: provider-install provider-uninstall

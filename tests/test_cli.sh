@@ -7,7 +7,7 @@ VECTORS=${VECTORS:-tests/vectors}
 
 # expect STATUS DESCRIPTION COMMAND...: runs COMMAND with $T/in on stdin; a failing run
 # must write nothing to stdout, a usage error (2) must say why on stderr, and a failed
-# authentication (1) writes nothing at all.
+# authentication (1) says exactly "authentication failed" on stderr.
 expect() {
 	want=$1 desc=$2
 	shift 2
@@ -19,8 +19,8 @@ expect() {
 		bad "$desc: wrote output although it failed"
 	elif [ "$want" -eq 2 ] && [ ! -s "$T/err" ]; then
 		bad "$desc: no message on stderr"
-	elif [ "$want" -eq 1 ] && [ -s "$T/err" ]; then
-		bad "$desc: a failed authentication must write nothing at all"
+	elif [ "$want" -eq 1 ] && [ "$(cat "$T/err")" != "blockcrypt: authentication failed" ]; then
+		bad "$desc: a failed authentication must say so on stderr, and only that"
 	else
 		ok
 	fi

@@ -27,6 +27,10 @@ for f in "$libdir/libblockcrypt.so.$version" "$libdir/$soname" "$libdir/libblock
 	"$D/usr/share/man/man3/bc_skcipher_alloc.3"; do
 	[ -e "$f" ] && ok || bad "not installed: ${f#$D}"
 done
+# the OpenSSL provider module goes into OpenSSL's modules directory, where built
+if [ -f "$BUILD/provider/blockcrypt.so" ]; then
+	[ -n "$(find "$D" -path '*ossl-modules/blockcrypt.so')" ] && ok || bad "the OpenSSL provider module was not installed"
+fi
 [ "$(readlink "$libdir/$soname")" = "libblockcrypt.so.$version" ] && ok || bad "$soname does not point at the release"
 [ "$(readlink "$libdir/libblockcrypt.so")" = "$soname" ] && ok || bad "libblockcrypt.so does not point at $soname"
 readelf -d "$libdir/libblockcrypt.so.$version" | grep -q "SONAME.*\[$soname\]" && ok || bad "SONAME is not $soname"
@@ -48,6 +52,8 @@ if [ $have_pc -eq 1 ]; then
 	done
 	export LD_LIBRARY_PATH="$libdir"
 	tool=$D/usr/bin/blockcrypt
+	# one version number: the installed tool says the one pkg-config and the library's name carry
+	"$tool" --version | grep -qw "$version" && ok || bad "blockcrypt --version does not say $version: $("$tool" --version)"
 
 	# xts_sectors: every 512-byte sector is one data unit whose tweak is its number, which the
 	# installed tool checks sector by sector (the last one short, with ciphertext stealing).
@@ -106,7 +112,8 @@ else
 	echo "SKIPPED: install: man pages not rendered (man-db not installed)"
 fi
 
-# uninstall removes every file install wrote
+# uninstall removes every file install wrote (with the pkg-config the build saw, not the staged one)
+unset PKG_CONFIG_LIBDIR PKG_CONFIG_SYSROOT_DIR PKG_CONFIG_PATH
 make -s BUILD="$BUILD" DESTDIR="$D" PREFIX=/usr uninstall > "$T/uninstall.log" 2>&1 || bad "make uninstall failed"
 left=$(find "$D" ! -type d)
 [ -z "$left" ] && ok || bad "make uninstall left: $left"

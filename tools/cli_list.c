@@ -1,5 +1,6 @@
-/* blockcrypt tool: `list` (drivers in Linux /proc/crypto style) and `selftest` (every known-answer test).
+/* blockcrypt tool: `list [NAME]` (drivers in Linux /proc/crypto style) and `selftest` (every known-answer test).
  * Field names and order follow the kernel's crypto/proc.c and the algorithm types' show() functions. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -26,13 +27,19 @@ static const char *selftest_state(int s)
 	return s > 0 ? "passed" : s < 0 ? "failed" : "unknown";
 }
 
+struct list_state {
+	const char *only;       /* an algorithm or driver name, or NULL for every driver */
+	int shown;
+};
+
 static int show_driver(const struct bc_driver_info *d, void *arg)
 {
-	int *first = arg;
+	struct list_state *st = arg;
 
-	if (!*first)
+	if (st->only && strcmp(st->only, d->name) && strcmp(st->only, d->driver))
+		return 0;
+	if (st->shown++)
 		putchar('\n');
-	*first = 0;
 	printf("name         : %s\n", d->name);
 	printf("driver       : %s\n", d->driver);
 	printf("priority     : %d\n", d->priority);
@@ -61,15 +68,16 @@ static void ignore_result(const struct bc_driver_info *d, int result, void *arg)
 
 int cmd_list(int argc, char **argv)
 {
-	int first = 1;
+	struct list_state st = { argc == 2 ? argv[1] : NULL, 0 };
 
-	if (argc != 1)
-		return cli_fail("usage: blockcrypt list");
-	(void)argv;
+	if (argc > 2 || (argc == 2 && argv[1][0] == '-'))
+		return cli_fail("usage: blockcrypt list [NAME]");
 	/* The quick known-answer tests, so that every block can say "passed" or "failed". */
 	bc_selftest_all(0, ignore_result, NULL);
-	bc_list_drivers(show_driver, &first);
-	return fflush(stdout) ? cli_fail("cannot write stdout") : 0;
+	bc_list_drivers(show_driver, &st);
+	if (fflush(stdout))
+		return cli_fail("cannot write standard output: %s", strerror(errno));
+	return st.shown ? 0 : cli_fail("no algorithm or driver named '%s' on this CPU (see blockcrypt list)", st.only);
 }
 
 static void show_result(const struct bc_driver_info *d, int result, void *arg)

@@ -1,4 +1,4 @@
-/* blockcrypt tool: hex decoding, whole-stdin reads, strict number parsing and error exits.
+/* blockcrypt tool: hex decoding, strict number parsing, wiping frees and error exits.
  * Hex as RFC 4648 section 8 (base16, either case); exit statuses per the foundation issue. */
 #include <math.h>
 #include <stdarg.h>
@@ -57,55 +57,12 @@ int cli_hex_decode(const char *hex, uint8_t **out, size_t *len)
 	return 0;
 }
 
-void cli_print_hex(const uint8_t *p, size_t len)
+void cli_free_secret(uint8_t *p, size_t len)
 {
-	for (size_t i = 0; i < len; i++)
-		printf("%02x", p[i]);
-	putchar('\n');
-}
-
-int cli_read_stdin(uint8_t **buf, size_t *len)
-{
-	size_t cap = 65536, n = 0;
-	uint8_t *b = malloc(cap);
-
-	if (!b)
-		return -1;
-	for (;;) {
-		size_t got = fread(b + n, 1, cap - n, stdin);
-
-		n += got;
-		if (n < cap) {
-			if (ferror(stdin)) {
-				free(b);
-				return -1;
-			}
-			break;
-		}
-		/* Grow by copying, so no plaintext is left behind in a block realloc frees. */
-		uint8_t *nb = malloc(cap * 2);
-
-		if (!nb) {
-			explicit_bzero(b, n);
-			free(b);
-			return -1;
-		}
-		memcpy(nb, b, n);
-		explicit_bzero(b, n);
-		free(b);
-		b = nb;
-		cap *= 2;
+	if (p) {
+		explicit_bzero(p, len);
+		free(p);
 	}
-	*buf = b;
-	*len = n;
-	return 0;
-}
-
-int cli_write_stdout(const uint8_t *buf, size_t len)
-{
-	if (len && fwrite(buf, 1, len, stdout) != len)
-		return -1;
-	return fflush(stdout) ? -1 : 0;
 }
 
 int cli_parse_size(const char *s, size_t max, size_t *out)
@@ -124,6 +81,27 @@ int cli_parse_size(const char *s, size_t max, size_t *out)
 		v = v * 10 + d;
 	}
 	*out = v;
+	return 0;
+}
+
+int cli_parse_bytes(const char *s, size_t max, size_t *out)
+{
+	static const char suffix[] = "KMG";
+	size_t n = strlen(s), shift = 0, v;
+	const char *u = n ? strchr(suffix, s[n - 1]) : NULL;
+	char digits[32];
+
+	if (u) {
+		shift = 10 * (size_t)(u - suffix + 1);
+		n--;
+	}
+	if (n == 0 || n >= sizeof(digits))
+		return -1;
+	memcpy(digits, s, n);
+	digits[n] = 0;
+	if (cli_parse_size(digits, max >> shift, &v) < 0)
+		return -1;
+	*out = v << shift;
 	return 0;
 }
 

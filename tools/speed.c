@@ -315,6 +315,6 @@ int cmd_speed(int argc, char **argv)
 		puts(o.emitted ? "\n]" : "[]");
 	free(all.v);
 	if (fflush(stdout) && r == 0)
-		r = cli_fail("cannot write stdout");
+		r = cli_fail("cannot write standard output: %s", strerror(errno));
 	return r;
 }

@@ -53,12 +53,17 @@ static size_t slot_bytes(const struct worker *w)
 }
 
 /* A fresh IV per operation: the operation number, as a little-endian sector number
- * (xts plain64, essiv) or a packet counter (ctr, gcm). */
+ * (xts plain64, essiv) or a packet counter (ctr, gcm), stored as one 8-byte word as
+ * dm-crypt does. Written byte by byte it cost more than a short operation itself:
+ * the library's wider load of the IV cannot be forwarded from eight byte stores
+ * and waits for them to reach the cache (gcm(aes) at 16 bytes ran at half speed). */
 static void make_iv(uint8_t *iv, size_t len, uint64_t n)
 {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	n = __builtin_bswap64(n);
+#endif
 	memset(iv, 0, len);
-	for (int i = 0; i < 8; i++)
-		iv[i] = (uint8_t)(n >> (8 * i));
+	memcpy(iv, &n, 8);
 }
 
 static int one_op(struct worker *w)

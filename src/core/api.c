@@ -104,7 +104,7 @@ static int sk_check(const bc_skcipher *tfm, const uint8_t *iv, const uint8_t *sr
 		return -EINVAL;
 	if (!tfm->keyed)
 		return -ENOKEY;
-	if (len < tfm->alg->min_len || len % tfm->alg->len_align || (tfm->alg->ivsize && !iv) ||
+	if (len < tfm->alg->min_len || (len & (tfm->alg->len_align - 1)) || (tfm->alg->ivsize && !iv) ||
 	    (len && (!src || !dst)))
 		return -EINVAL;
 	return 0;

@@ -24,9 +24,13 @@ static const struct {
 	{ "vpclmul", BC_CPU_VPCLMUL,   0 },
 	{ "gfni",    BC_CPU_GFNI,      0 },
 	{ "avx512",  BC_CPU_AVX512,    0 },
+	{ "bmi2",    BC_CPU_BMI2,      0 },
+	{ "shani",   BC_CPU_SHA,       0 },
 	{ "aes",     BC_CPU_ARM_AES,   0 },
 	{ "pmull",   BC_CPU_ARM_PMULL, 0 },
 	{ "sm4",     BC_CPU_ARM_SM4,   0 },
+	{ "sha2",    BC_CPU_ARM_SHA2,  0 },
+	{ "sm3",     BC_CPU_ARM_SM3,   0 },
 };
 #define NFEATURES (sizeof(feature_names) / sizeof(feature_names[0]))
 
@@ -45,18 +49,43 @@ static uint64_t xgetbv0(void)
 	return (uint64_t)hi << 32 | lo;
 }
 
+/* Intel CPUs that lower their clock for a while after any 512-bit
+ * instruction, so that zmm code slows down everything around it (Skylake-SP
+ * to Tiger Lake: family 6 models 0x55, 0x6a, 0x6c, 0x7d, 0x7e, 0x9d, 0x8c,
+ * 0x8d). The Linux kernel keeps its zmm crypto off on exactly these and so
+ * does blockcrypt: there BC_CPU_AVX512 is not reported, and the 256-bit
+ * drivers are chosen. Rocket Lake, Sapphire Rapids and later, and AMD's
+ * Zen 4 and 5, run zmm at full clock. */
+static int zmm_downclocks(unsigned max)
+{
+	static const unsigned char models[] = { 0x55, 0x6a, 0x6c, 0x7d, 0x7e, 0x9d, 0x8c, 0x8d };
+	unsigned a, b, c, d;
+
+	__cpuid(0, a, b, c, d);
+	if (b != 0x756e6547 || d != 0x49656e69 || c != 0x6c65746e || max < 1)  /* "GenuineIntel" */
+		return 0;
+	__cpuid(1, a, b, c, d);
+	if (((a >> 8) & 0xf) != 6)
+		return 0;
+	for (size_t i = 0; i < sizeof(models); i++)
+		if ((((a >> 4) & 0xf) | ((a >> 12) & 0xf0)) == models[i])
+			return 1;
+	return 0;
+}
+
 static uint32_t detect(void)
 {
 	unsigned a, b, c, d, max = __get_cpuid_max(0, NULL);
 	uint32_t f = 0;
-	int os_avx = 0;
+	int os_avx = 0, ssse3_sse41;
 
 	if (max < 1)
 		return 0;
 	__cpuid(1, a, b, c, d);
+	ssse3_sse41 = (c & bit_SSSE3) && (c & bit_SSE4_1);
 	/* AES-NI drivers also use PSHUFB (SSSE3) and PEXTR/PINSR (SSE4.1),
 	 * which every AES-NI CPU has; ask for all three anyway. */
-	if ((c & bit_AES) && (c & bit_SSSE3) && (c & bit_SSE4_1))
+	if ((c & bit_AES) && ssse3_sse41)
 		f |= BC_CPU_AESNI;
 	if (c & bit_PCLMUL)
 		f |= BC_CPU_PCLMUL;
@@ -64,20 +93,27 @@ static uint32_t detect(void)
 		os_avx = (xgetbv0() & 6) == 6;
 	if (os_avx)
 		f |= BC_CPU_AVX;
-	if (os_avx && max >= 7) {
-		__cpuid_count(7, 0, a, b, c, d);
-		/* AVX-512 also needs the OS to save the mask and upper zmm state (XCR0 bits 5-7) */
-		if ((b & bit_AVX2) && (b & (1u << 16)) && (b & (1u << 30)) && (xgetbv0() & 0xe0) == 0xe0)
-			f |= BC_CPU_AVX512;     /* F and BW */
-		if (b & bit_AVX2) {
-			f |= BC_CPU_AVX2;
-			if (c & (1u << 9))      /* VAES */
-				f |= BC_CPU_VAES;
-			if (c & (1u << 10))     /* VPCLMULQDQ */
-				f |= BC_CPU_VPCLMUL;
-			if (c & (1u << 8))      /* GFNI (the VEX form, on ymm) */
-				f |= BC_CPU_GFNI;
-		}
+	if (max < 7)
+		return f;
+	__cpuid_count(7, 0, a, b, c, d);
+	/* SHA-NI is SSE-encoded: no OS support beyond SSE's is needed. The
+	 * driver also uses PSHUFB, PALIGNR (SSSE3) and PBLENDW (SSE4.1). */
+	if ((b & bit_SHA) && ssse3_sse41)
+		f |= BC_CPU_SHA;
+	if (b & bit_BMI2)
+		f |= BC_CPU_BMI2;
+	/* AVX-512 also needs the OS to save the mask and upper zmm state (XCR0 bits 5-7) */
+	if (os_avx && (b & bit_AVX2) && (b & (1u << 16)) && (b & (1u << 30)) && (xgetbv0() & 0xe0) == 0xe0 &&
+	    !zmm_downclocks(max))
+		f |= BC_CPU_AVX512;     /* F and BW */
+	if (os_avx && (b & bit_AVX2)) {
+		f |= BC_CPU_AVX2;
+		if (c & (1u << 9))      /* VAES */
+			f |= BC_CPU_VAES;
+		if (c & (1u << 10))     /* VPCLMULQDQ */
+			f |= BC_CPU_VPCLMUL;
+		if (c & (1u << 8))      /* GFNI (the VEX form, on ymm) */
+			f |= BC_CPU_GFNI;
 	}
 	return f;
 }
@@ -93,6 +129,10 @@ static uint32_t detect(void)
 		f |= BC_CPU_ARM_PMULL;
 	if (hw & (1ul << 19))   /* HWCAP_SM4 */
 		f |= BC_CPU_ARM_SM4;
+	if (hw & (1ul << 6))    /* HWCAP_SHA2 */
+		f |= BC_CPU_ARM_SHA2;
+	if (hw & (1ul << 18))   /* HWCAP_SM3 */
+		f |= BC_CPU_ARM_SM3;
 	return f;
 }
 #else

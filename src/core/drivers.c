@@ -13,6 +13,9 @@ const struct bc_cipher_alg *const bc_cipher_drivers[] = {
 	&bc_sm4_aesni_avx2,
 	&bc_sm4_vaes_avx2,
 	&bc_sm4_gfni_avx2,
+#if defined(__x86_64__)
+	&bc_sm4_gfni_avx512,
+#endif
 #endif
 #if defined(__aarch64__)
 	/* arm64 (issue 7) */
@@ -45,6 +48,9 @@ const struct bc_skcipher_alg *const bc_skcipher_drivers[] = {
 	&bc_ecb_sm4_aesni_avx2, &bc_cbc_sm4_aesni_avx2, &bc_ctr_sm4_aesni_avx2, &bc_xts_sm4_aesni_avx2,
 	&bc_ecb_sm4_vaes_avx2, &bc_cbc_sm4_vaes_avx2, &bc_ctr_sm4_vaes_avx2, &bc_xts_sm4_vaes_avx2,
 	&bc_ecb_sm4_gfni_avx2, &bc_cbc_sm4_gfni_avx2, &bc_ctr_sm4_gfni_avx2, &bc_xts_sm4_gfni_avx2,
+#if defined(__x86_64__)
+	&bc_ecb_sm4_gfni_avx512, &bc_cbc_sm4_gfni_avx512, &bc_ctr_sm4_gfni_avx512, &bc_xts_sm4_gfni_avx512,
+#endif
 #endif
 #if defined(__aarch64__)
 	/* arm64 (issue 7) */
@@ -61,12 +67,16 @@ const struct bc_aead_alg *const bc_aead_drivers[] = {
 	&bc_gcm_aes_aesni,
 #if defined(__x86_64__)
 	&bc_gcm_aes_vaes_avx2,
+	&bc_gcm_aes_vaes_avx512,
 #endif
 	/* x86 SM4 (issue 6) */
 	&bc_gcm_sm4_aesni_avx,
 	&bc_gcm_sm4_aesni_avx2,
 	&bc_gcm_sm4_vaes_avx2,
 	&bc_gcm_sm4_gfni_avx2,
+#if defined(__x86_64__)
+	&bc_gcm_sm4_gfni_avx512,
+#endif
 #endif
 #if defined(__aarch64__)
 	/* arm64 (issue 7) */
@@ -84,13 +94,20 @@ const struct bc_shash_alg *const bc_shash_drivers[] = {
 	/* x86 GHASH (issue 5) */
 	&bc_ghash_pclmul,
 	&bc_ghash_vpclmul_avx2,
-	/* x86 MACs (issue 4 / issue 6) */
+	/* x86 hashes (issue 17) */
+	&bc_sha256_ni,
+	&bc_sha256_avx2,
+#if defined(__x86_64__)
+	&bc_sm3_avx,
+#endif
 #endif
 #if defined(__aarch64__)
 	/* arm64 (issue 7) */
 	&bc_cmac_aes_ce, &bc_xcbc_aes_ce, &bc_cbcmac_aes_ce,
 	&bc_ghash_ce,
 	&bc_cmac_sm4_ce, &bc_xcbc_sm4_ce, &bc_cbcmac_sm4_ce,
+	/* arm64 hashes (issue 17) */
+	&bc_sha256_ce, &bc_sm3_ce,
 #endif
 	NULL
 };

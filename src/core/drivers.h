@@ -26,7 +26,7 @@ extern const struct bc_shash_alg bc_ghash_pclmul;
 extern const struct bc_shash_alg bc_ghash_vpclmul_avx2;
 extern const struct bc_aead_alg bc_gcm_aes_aesni;
 #if defined(__x86_64__)
-extern const struct bc_aead_alg bc_gcm_aes_vaes_avx2;
+extern const struct bc_aead_alg bc_gcm_aes_vaes_avx2, bc_gcm_aes_vaes_avx512;
 #endif
 /* x86 SM4 through AES-NI or GFNI (issue 6: src/arch/x86/sm4_*.c) */
 extern const struct bc_cipher_alg bc_sm4_aesni_avx, bc_sm4_aesni_avx2, bc_sm4_vaes_avx2, bc_sm4_gfni_avx2;
@@ -35,6 +35,18 @@ extern const struct bc_skcipher_alg bc_ecb_sm4_aesni_avx2, bc_cbc_sm4_aesni_avx2
 extern const struct bc_skcipher_alg bc_ecb_sm4_vaes_avx2, bc_cbc_sm4_vaes_avx2, bc_ctr_sm4_vaes_avx2, bc_xts_sm4_vaes_avx2;
 extern const struct bc_skcipher_alg bc_ecb_sm4_gfni_avx2, bc_cbc_sm4_gfni_avx2, bc_ctr_sm4_gfni_avx2, bc_xts_sm4_gfni_avx2;
 extern const struct bc_aead_alg bc_gcm_sm4_aesni_avx, bc_gcm_sm4_aesni_avx2, bc_gcm_sm4_vaes_avx2, bc_gcm_sm4_gfni_avx2;
+#if defined(__x86_64__)
+/* x86-64 SM4 with GFNI on zmm (issue 17: src/arch/x86/sm4_gfni_avx512.c) */
+extern const struct bc_cipher_alg bc_sm4_gfni_avx512;
+extern const struct bc_skcipher_alg bc_ecb_sm4_gfni_avx512, bc_cbc_sm4_gfni_avx512, bc_ctr_sm4_gfni_avx512,
+       bc_xts_sm4_gfni_avx512;
+extern const struct bc_aead_alg bc_gcm_sm4_gfni_avx512;
+#endif
+/* x86 hashes with SHA-NI, AVX2 and AVX (issue 17: src/arch/x86/sha256_*.c, sm3_avx.c) */
+extern const struct bc_shash_alg bc_sha256_ni, bc_sha256_avx2;
+#if defined(__x86_64__)
+extern const struct bc_shash_alg bc_sm3_avx;
+#endif
 #endif
 
 #if defined(__aarch64__)
@@ -49,6 +61,8 @@ extern const struct bc_shash_alg bc_ghash_ce;
 extern const struct bc_aead_alg bc_gcm_aes_ce, bc_gcm_sm4_ce;
 extern const struct bc_cipher_alg bc_aes_neon;
 extern const struct bc_skcipher_alg bc_ecb_aes_neon, bc_cbc_aes_neon, bc_ctr_aes_neon, bc_xts_aes_neon;
+/* arm64 hashes with the SHA2 and SM3 instructions (issue 17: src/arch/arm64/sha256_ce.c, sm3_ce.c) */
+extern const struct bc_shash_alg bc_sha256_ce, bc_sm3_ce;
 #endif
 
 #endif

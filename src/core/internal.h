@@ -34,6 +34,10 @@
 #define BC_CPU_ARM_AES   (1u << 8)   /* arm64: AESE/AESD/AESMC/AESIMC */
 #define BC_CPU_ARM_PMULL (1u << 9)   /* arm64: PMULL/PMULL2 (64x64) */
 #define BC_CPU_ARM_SM4   (1u << 10)  /* arm64: SM4E/SM4EKEY */
+#define BC_CPU_BMI2      (1u << 11)  /* x86: BMI2 (RORX, SHLX: rotates without flags or a copy) */
+#define BC_CPU_SHA       (1u << 12)  /* x86: SHA-NI (SHA256RNDS2, SHA256MSG1/2), with SSSE3 and SSE4.1 */
+#define BC_CPU_ARM_SHA2  (1u << 13)  /* arm64: SHA256H/SHA256H2/SHA256SU0/SHA256SU1 */
+#define BC_CPU_ARM_SM3   (1u << 14)  /* arm64: SM3SS1/SM3TT1A/B/SM3TT2A/B/SM3PARTW1/2 */
 uint32_t bc_cpu_features(void);
 
 /* ---- block ciphers -----------------------------------------------------------
@@ -72,7 +76,9 @@ struct bc_skcipher_alg {
 	size_t ivsize;                   /* 16, or 0 for ecb */
 	size_t blocksize;                /* as /proc/crypto shows it: 16, or 1 for ctr */
 	size_t min_len;                  /* shortest accepted length (16 for cts and xts) */
-	size_t len_align;                /* lengths must be multiples of this (16 for ecb, cbc, essiv) */
+	size_t len_align;                /* lengths must be multiples of this (16 for ecb, cbc, essiv, else 1):
+	                                  * a power of two, checked with a mask (a division costs more than
+	                                  * a one-block operation) */
 	size_t ctxsize;
 	/* Optional; templates record their inner algorithms here (called once
 	 * after the context is allocated and zeroed). */

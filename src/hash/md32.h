@@ -70,10 +70,11 @@ static inline void bc_md32_final(struct bc_md32_state *s, uint8_t out[32], bc_md
 	bc_wipe(s, sizeof(*s));
 }
 
-/* The generic shash driver bc_<id>_generic of a 32-byte digest over
- * compress and its initial value iv: init, update and final are the
- * functions above, unkeyed. */
-#define BC_MD32_SHASH(id, alg, iv, compress)                                                  \
+/* The shash driver bc_<id> of a 32-byte digest over compress (which takes
+ * whole blocks) and its initial value iv: init, update and final are the
+ * functions above, unkeyed. Every sha256 and sm3 driver is one of these, so
+ * they differ only in their compress. */
+#define BC_MD32_SHASH(id, alg, drv, prio, cpu_bits, iv, compress)                             \
 	static void id##_init(const void *ctx, void *desc)                                    \
 	{                                                                                     \
 		(void)ctx;                                                                    \
@@ -89,10 +90,11 @@ static inline void bc_md32_final(struct bc_md32_state *s, uint8_t out[32], bc_md
 		(void)ctx;                                                                    \
 		bc_md32_final(desc, out, compress);                                           \
 	}                                                                                     \
-	const struct bc_shash_alg bc_##id##_generic = {                                       \
+	const struct bc_shash_alg bc_##id = {                                                 \
 		.name = alg,                                                                  \
-		.driver = alg "-generic",                                                     \
-		.priority = 100,                                                              \
+		.driver = drv,                                                                \
+		.priority = prio,                                                             \
+		.cpu = cpu_bits,                                                              \
 		.digestsize = 32,                                                             \
 		.blocksize = 64,                                                              \
 		.descsize = sizeof(struct bc_md32_state),                                     \

@@ -2,13 +2,14 @@
  * FIPS 180-4, sections 4.1.2, 4.2.2, 5.3.3 and 6.2. */
 #include "drivers.h"
 #include "md32.h"
+#include "sha256.h"
 
-static const uint32_t sha256_iv[8] = {
+const uint32_t bc_sha256_iv[8] = {
 	0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
 	0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
 };
 
-static const uint32_t sha256_k[64] = {
+const uint32_t bc_sha256_k[64] = {
 	0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
 	0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
 	0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
@@ -19,44 +20,14 @@ static const uint32_t sha256_k[64] = {
 	0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
 };
 
-static inline uint32_t ror32(uint32_t x, unsigned n)
-{
-	return x >> n | x << (32 - n);
-}
-
-#define BSIG0(x) (ror32(x, 2) ^ ror32(x, 13) ^ ror32(x, 22))
-#define BSIG1(x) (ror32(x, 6) ^ ror32(x, 11) ^ ror32(x, 25))
-#define SSIG0(x) (ror32(x, 7) ^ ror32(x, 18) ^ ((x) >> 3))
-#define SSIG1(x) (ror32(x, 17) ^ ror32(x, 19) ^ ((x) >> 10))
-/* Ch and Maj rewritten with one operation fewer; same truth tables as 4.1.2. */
-#define CH(x, y, z)  ((z) ^ ((x) & ((y) ^ (z))))
-#define MAJ(x, y, z) (((x) & (y)) | ((z) & ((x) | (y))))
-
 /* The message schedule (6.2.2 step 1) kept as a 16-word window: round i >= 16
  * overwrites the word it no longer needs. */
-#define SCHED(i) (w[(i) & 15] += SSIG1(w[((i) - 2) & 15]) + w[((i) - 7) & 15] + SSIG0(w[((i) - 15) & 15]))
+#define SCHED(i) (bc_sha256_k[i] + (w[(i) & 15] += BC_SHA256_SSIG1(w[((i) - 2) & 15]) + w[((i) - 7) & 15] + \
+                                                BC_SHA256_SSIG0(w[((i) - 15) & 15])))
 
-/* One round with the working variables renamed instead of moved: only d and h
- * change, and the caller rotates the names. */
-#define ROUND(a, b, c, d, e, f, g, h, i, wi) do {                          \
-		uint32_t t1 = (h) + BSIG1(e) + CH(e, f, g) + sha256_k[i] + (wi); \
-		(d) += t1;                                                       \
-		(h) = t1 + BSIG0(a) + MAJ(a, b, c);                              \
-	} while (0)
+#define LOADW(i) (bc_sha256_k[i] + (w[i] = bc_load_be32(p + 4 * (i))))
 
-#define ROUNDS8(i, W)                                        \
-	ROUND(a, b, c, d, e, f, g, h, (i) + 0, W((i) + 0));  \
-	ROUND(h, a, b, c, d, e, f, g, (i) + 1, W((i) + 1));  \
-	ROUND(g, h, a, b, c, d, e, f, (i) + 2, W((i) + 2));  \
-	ROUND(f, g, h, a, b, c, d, e, (i) + 3, W((i) + 3));  \
-	ROUND(e, f, g, h, a, b, c, d, (i) + 4, W((i) + 4));  \
-	ROUND(d, e, f, g, h, a, b, c, (i) + 5, W((i) + 5));  \
-	ROUND(c, d, e, f, g, h, a, b, (i) + 6, W((i) + 6));  \
-	ROUND(b, c, d, e, f, g, h, a, (i) + 7, W((i) + 7))
-
-#define LOADW(i) (w[i] = bc_load_be32(p + 4 * (i)))
-
-static void sha256_compress(uint32_t st[8], const uint8_t *p, size_t nblocks)
+void bc_sha256_compress_generic(uint32_t st[8], const uint8_t *p, size_t nblocks)
 {
 	uint32_t w[16];
 
@@ -64,11 +35,11 @@ static void sha256_compress(uint32_t st[8], const uint8_t *p, size_t nblocks)
 		uint32_t a = st[0], b = st[1], c = st[2], d = st[3];
 		uint32_t e = st[4], f = st[5], g = st[6], h = st[7];
 
-		ROUNDS8(0, LOADW);
-		ROUNDS8(8, LOADW);
+		BC_SHA256_ROUNDS8(0, LOADW);
+		BC_SHA256_ROUNDS8(8, LOADW);
 		for (int i = 16; i < 64; i += 16) {
-			ROUNDS8(i, SCHED);
-			ROUNDS8(i + 8, SCHED);
+			BC_SHA256_ROUNDS8(i, SCHED);
+			BC_SHA256_ROUNDS8(i + 8, SCHED);
 		}
 		st[0] += a; st[1] += b; st[2] += c; st[3] += d;
 		st[4] += e; st[5] += f; st[6] += g; st[7] += h;
@@ -77,4 +48,4 @@ static void sha256_compress(uint32_t st[8], const uint8_t *p, size_t nblocks)
 	bc_wipe(w, sizeof(w));
 }
 
-BC_MD32_SHASH(sha256, "sha256", sha256_iv, sha256_compress);
+BC_MD32_SHASH(sha256_generic, "sha256", "sha256-generic", 100, 0, bc_sha256_iv, bc_sha256_compress_generic);

@@ -48,38 +48,53 @@ static int aesni_setkey(void *ctx, const uint8_t *key, size_t keylen)
 	return bc_aes_x86_setkey(ctx, key, keylen, 0);
 }
 
-/* key: a struct bc_aes_x86_ek to encrypt (the enc half is all it needs),
- * a struct bc_aes_x86_key to decrypt. */
-BC_X86_INLINE BC_X86_AES void aesni_ecb_blocks(const void *key, uint8_t *dst, const uint8_t *src, const unsigned n,
-                                               int enc)
+/* n blocks with the nr + 1 round keys rk (enc: the encryption keys, else
+ * the decryption keys dk); nr and n constants, so that everything unrolls. */
+BC_X86_INLINE BC_X86_AES void aesni_ecb_blocks(const uint8_t (*rk)[16], const unsigned nr, const int enc,
+                                               uint8_t *dst, const uint8_t *src, const unsigned n)
 {
 	__m128i x[8];
 
 	bc_aes_x86_load_n(x, src, n);
-	if (enc)
-		bc_aes_x86_enc_n(key, x, n);
-	else
-		bc_aes_x86_dec_n(key, x, n);
+	_Pragma("GCC unroll 8")
+	for (unsigned i = 0; i < n; i++) {
+		x[i] = bc_aes_x86_mid1(rk, nr, enc, _mm_xor_si128(x[i], bc_aes_x86_rk(rk, 0)));
+		x[i] = enc ? _mm_aesenclast_si128(x[i], bc_aes_x86_rk(rk, nr)) : _mm_aesdeclast_si128(x[i], bc_aes_x86_rk(rk, nr));
+	}
 	bc_aes_x86_store_n(dst, x, n);
 }
 
-BC_X86_INLINE BC_X86_AES void aesni_ecb(const void *key, uint8_t *dst, const uint8_t *src, size_t nblocks, int enc)
+BC_X86_INLINE BC_X86_AES void aesni_ecb_nr(const uint8_t (*rk)[16], const unsigned nr, const int enc, uint8_t *dst,
+                                           const uint8_t *src, size_t nblocks)
 {
 	for (; nblocks >= 8; nblocks -= 8, src += 128, dst += 128)
-		aesni_ecb_blocks(key, dst, src, 8, enc);
-#define TAIL(N) aesni_ecb_blocks(key, dst, src, N, enc)
+		aesni_ecb_blocks(rk, nr, enc, dst, src, 8);
+#define TAIL(N) aesni_ecb_blocks(rk, nr, enc, dst, src, N)
 	BC_X86_CASES_1_8(nblocks, TAIL);
 #undef TAIL
 }
 
+/* The round count picked once per call, so that a short message (one
+ * block: a few nanoseconds) runs straight-line code with no loop over the
+ * rounds: that loop's counter, compare and branch were most of its cost. */
+BC_X86_INLINE BC_X86_AES void aesni_ecb(unsigned rounds, const uint8_t (*rk)[16], uint8_t *dst, const uint8_t *src,
+                                        size_t nblocks, int enc)
+{
+	switch (rounds) {
+	case 10: aesni_ecb_nr(rk, 10, enc, dst, src, nblocks); break;
+	case 12: aesni_ecb_nr(rk, 12, enc, dst, src, nblocks); break;
+	default: aesni_ecb_nr(rk, 14, enc, dst, src, nblocks); break;
+	}
+}
+
 BC_X86_AES void bc_aes_x86_ecb_enc(const struct bc_aes_x86_ek *k, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
-	aesni_ecb(k, dst, src, nblocks, 1);
+	aesni_ecb(k->rounds, k->rk, dst, src, nblocks, 1);
 }
 
 BC_X86_AES void bc_aes_x86_ecb_dec(const struct bc_aes_x86_key *k, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
-	aesni_ecb(k, dst, src, nblocks, 0);
+	aesni_ecb(k->enc.rounds, k->dk, dst, src, nblocks, 0);
 }
 
 static void aesni_encrypt(const void *ctx, uint8_t *dst, const uint8_t *src, size_t nblocks)

@@ -268,14 +268,14 @@ static BC_X86_AES void aesni_xts_encrypt(const void *ctx, uint8_t *iv, const uin
 {
 	const struct bc_aes_x86_xts_ctx *c = ctx;
 
-	aesni_xts(c, bc_aes_x86_enc1(&c->k2, bc_aes_x86_load(iv)), src, dst, len, 1);
+	aesni_xts(c, bc_aes_x86_enc1(&c->k2, bc_aes_x86_load_iv(iv)), src, dst, len, 1);
 }
 
 static BC_X86_AES void aesni_xts_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
 	const struct bc_aes_x86_xts_ctx *c = ctx;
 
-	aesni_xts(c, bc_aes_x86_enc1(&c->k2, bc_aes_x86_load(iv)), src, dst, len, 0);
+	aesni_xts(c, bc_aes_x86_enc1(&c->k2, bc_aes_x86_load_iv(iv)), src, dst, len, 0);
 }
 
 /* ---- driver tables ----------------------------------------------------------------------- */

@@ -158,11 +158,23 @@ BC_X86_INLINE BC_X86_AES __m128i bc_aes_x86_mid1(const uint8_t (*rk)[16], const 
 
 /* ---- xts: one block, and ciphertext stealing (the VAES drivers' too) -------------- */
 
+/* The XTS IV as two 8-byte loads: callers write a sector number into it
+ * with one 8-byte store (dm-crypt's plain64: the IV zeroed, then the
+ * number stored), and the store buffer forwards that store to an 8-byte
+ * load but not to a 16-byte one, which would wait for the store to reach
+ * the cache. (MOVQ and MOVHPD: SSE2, also on i386.) */
+BC_X86_INLINE BC_X86_AES __m128i bc_aes_x86_load_iv(const uint8_t *iv)
+{
+	__m128i lo = _mm_loadl_epi64((const __m128i *)(const void *)iv);
+
+	return _mm_castpd_si128(_mm_loadh_pd(_mm_castsi128_pd(lo), (const double *)(const void *)(iv + 8)));
+}
+
 /* E_K2(iv), the first tweak, but for its last round: the caller adds
  * AESENCLAST with K2_Nr, or folds more into that key. */
 BC_X86_INLINE BC_X86_AES __m128i bc_aes_x86_xts_t_open(const uint8_t (*k2)[16], const unsigned nr, const uint8_t *iv)
 {
-	return bc_aes_x86_mid1(k2, nr, 1, _mm_xor_si128(bc_aes_x86_load(iv), bc_aes_x86_rk(k2, 0)));
+	return bc_aes_x86_mid1(k2, nr, 1, _mm_xor_si128(bc_aes_x86_load_iv(iv), bc_aes_x86_rk(k2, 0)));
 }
 
 /* A whole 16-byte message: T = E_K2(iv) with the block's AES right behind

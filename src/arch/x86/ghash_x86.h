@@ -326,6 +326,32 @@ BC_X86_INLINE BC_X86_PCLMUL __m128i bc_gcm_x86_final(const struct bc_ghash_x86_k
 	return bc_ghash_x86_group(key, acc, g + first, nb - first);
 }
 
+/* The same with the 256-bit unit, two blocks per multiply: a tail of 7 to
+ * 15 blocks after the last full group then costs half the multiplies. An
+ * odd count gets a zero block in front (zero times the extra power adds
+ * nothing), so the blocks pair up and keep their powers. */
+BC_X86_INLINE BC_X86_VPCLMUL __m128i bc_gcm_x86_final256(const struct bc_ghash_x86_key *key, __m128i acc,
+                                                         const uint8_t *ct, size_t n, uint64_t adlen, uint64_t len)
+{
+	__m128i g[BC_GHASH_X86_POWERS + 2];
+	unsigned nb = bc_gcm_x86_last_blocks(g + 1, ct, n, adlen, len);
+	unsigned first = nb > BC_GHASH_X86_POWERS ? nb - BC_GHASH_X86_POWERS : 0, m = nb - first;
+	__m128i *b = g + 1 + first - (m & 1);
+	struct bc_ghash_x86_sum256 s;
+
+	if (first)
+		acc = bc_ghash_x86_group(key, acc, g + 1, first);
+	g[1 + first] = _mm_xor_si128(g[1 + first], acc);
+	if (m & 1)
+		b[0] = _mm_setzero_si128();
+	m += m & 1;   /* at least 2: the length block is always there */
+	bc_ghash_x86_mul2(&s, key, BC_GHASH_X86_POWERS - m, _mm256_loadu_si256((const __m256i *)b), 1);
+	for (unsigned i = 1; i < m / 2; i++)
+		bc_ghash_x86_mul2(&s, key, BC_GHASH_X86_POWERS - m + 2 * i, _mm256_loadu_si256((const __m256i *)(b + 2 * i)),
+		                  0);
+	return bc_ghash_x86_reduce256(&s);
+}
+
 /* The tag S = GHASH XOR E_K(J0) (7.1 step 6), taglen bytes of it. A
  * truncated tag goes through the stack, whose copy of the rest is wiped. */
 BC_X86_INLINE BC_X86_PCLMUL void bc_gcm_x86_tag(__m128i s, __m128i ej0, uint8_t *tag, size_t taglen)

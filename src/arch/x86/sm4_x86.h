@@ -1,9 +1,9 @@
-/* blockcrypt x86: SM4 through AES-NI, the round code and modes shared by the 128-bit (AVX) and 256-bit (AVX2, VAES) drivers.
+/* blockcrypt x86: SM4 through AES-NI or GFNI, the round code and modes shared by the 128-bit (AVX), 256-bit (AVX2, VAES, GFNI) and 512-bit (GFNI) drivers.
  * GB/T 32907-2016 (SM4); NIST SP 800-38A (ECB, CBC, CTR), IEEE 1619-2018 (XTS), NIST SP 800-38D and RFC 8998 (GCM). */
 
 /*
  * Each including file first defines the width it instantiates:
- *   SM4X_BITS 128 or 256, SM4X_VAES 1 where VAESENCLAST works on a whole ymm,
+ *   SM4X_BITS 128, 256 or (GFNI, x86-64) 512, SM4X_VAES 1 where VAESENCLAST works on a whole ymm,
  *   SM4X_GFNI 1 where the S-box is GF2P8AFFINEINVQB instead (see below),
  *   SM4X_TARGET the instruction sets of its functions (a target attribute string).
  * Everything below the first section is then written once against the
@@ -213,7 +213,7 @@ typedef __m128i sm4v;
 #define SM4V_SHUF32 _mm_shuffle_epi32
 #define SM4V_BCAST128(v) (v)
 #define SM4V_LO128(v) (v)
-#else
+#elif SM4X_BITS == 256
 typedef __m256i sm4v;
 #define SM4X_NB 8
 #define SM4V_C(...) _mm256_broadcastsi128_si256(_mm_setr_epi8(__VA_ARGS__))
@@ -263,6 +263,44 @@ SM4X_FN __m256i sm4x_aeslast2(__m256i x, __m256i k)
 }
 #define SM4V_AESLAST sm4x_aeslast2
 #endif
+#else
+/* 512 bits: GFNI only (every AVX-512 CPU with GFNI has its EVEX form). */
+#if SM4X_BITS != 512 || !SM4X_GFNI
+#error "SM4X_BITS is 128, 256 or (with GFNI) 512"
+#endif
+typedef __m512i sm4v;
+#define SM4X_NB 16
+#define SM4V_C(...) _mm512_broadcast_i32x4(_mm_setr_epi8(__VA_ARGS__))
+#define SM4V_XOR _mm512_xor_si512
+#define SM4V_AND _mm512_and_si512
+#define SM4V_SHUF _mm512_shuffle_epi8
+#define SM4V_SET1 _mm512_set1_epi32
+#define SM4V_ADD32 _mm512_add_epi32
+#define SM4V_SUB32 _mm512_sub_epi32
+/* the compares give masks at this width; the modes want all-ones lanes */
+#define SM4V_CMPGT32(a, b) _mm512_maskz_set1_epi32(_mm512_cmpgt_epi32_mask((a), (b)), -1)
+#define SM4V_CMPEQ32(a, b) _mm512_maskz_set1_epi32(_mm512_cmpeq_epi32_mask((a), (b)), -1)
+#define SM4V_UNPLO32 _mm512_unpacklo_epi32
+#define SM4V_UNPHI32 _mm512_unpackhi_epi32
+#define SM4V_UNPLO64 _mm512_unpacklo_epi64
+#define SM4V_UNPHI64 _mm512_unpackhi_epi64
+#define SM4V_BSLL(v, n) _mm512_bslli_epi128((v), (n))
+#define SM4V_BSRL(v, n) _mm512_bsrli_epi128((v), (n))
+#define SM4V_SLL64 _mm512_slli_epi64
+#define SM4V_LOAD(p) _mm512_loadu_si512((const void *)(p))
+#define SM4V_STORE(p, v) _mm512_storeu_si512((void *)(p), (v))
+/* A register of blocks holds four consecutive blocks, transposed within
+ * 128-bit lanes: word i of lane L is block L + 4i. */
+#define SM4V_LANES() _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15)
+#define SM4V_SET64 _mm512_set1_epi64
+#define SM4V_GFA _mm512_gf2p8affine_epi64_epi8
+#define SM4V_GFINV _mm512_gf2p8affineinv_epi64_epi8
+#define SM4V_SHUF32(v, i) _mm512_shuffle_epi32((v), (_MM_PERM_ENUM)(i))
+#define SM4V_BCAST128 _mm512_broadcast_i32x4
+#define SM4V_LO128 _mm512_castsi512_si128
+/* GCM's GHASH stays on ymm: an eighth of a pass (16 blocks) at a time
+ * between the rounds, where it is not the bottleneck. */
+#define SM4V_GHASH bc_ghash_x86_blocks256
 #endif
 
 /* Up to 8 groups of 4 registers per pass: a round is a chain of some 22
@@ -274,15 +312,12 @@ SM4X_FN __m256i sm4x_aeslast2(__m256i x, __m256i k)
 
 /* Keeps the compiler from re-associating XORs across v: the order written is
  * the one that keeps the round's chain short. */
-#define SM4X_KEEP(v) __asm__("" : "+x"(v))
+#define SM4X_KEEP(v) __asm__("" : "+v"(v))
 
 /* ---- the round (in the M domain, see the top of this file) ------------------------- */
 #define SM4X_NIBBLES SM4V_C(15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15)
 
 #if SM4X_GFNI
-#if SM4X_BITS != 256
-#error "the GFNI round is written for 256-bit registers"
-#endif
 /* M x_new from M x0 and y = pre(x1 ^ x2 ^ x3 ^ rk), the one-block round
  * (the passes use sm4x_round_gf below): three GF2P8AFFINEINVQB side by
  * side, then the byte rotations (see the top of this file). M x0 meets V0
@@ -318,6 +353,34 @@ SM4X_FN sm4v sm4x_round1(sm4v mx0, sm4v y)
 #else
 #define SM4X_GF_X(v) "xm"(v)   /* eight registers: the masks and key from memory */
 #endif
+#if SM4X_BITS == 512
+/* The same on zmm, with VPTERNLOGD for the two three-way XORs. Its 32
+ * registers hold s of every group, the masks, the key and the three
+ * matrices too; the words stay in memory as above (32 of them would not fit
+ * beside s), so a round is ten vector operations, one load of x0 (fused
+ * into the XOR), one of x1 and the store. */
+SM4X_FN void sm4x_round_gf(sm4v *x0, sm4v *s, const sm4v *x1, sm4v k, sm4v r8, sm4v r16, sm4v r24)
+{
+	const sm4v v0 = SM4V_SET64(SM4X_GF_V0), v1 = SM4V_SET64(SM4X_GF_V1), v3 = SM4V_SET64(SM4X_GF_V3);
+	sm4v y, a, b, c;
+
+	__asm__("vpxord %[k], %[s], %[y]\n\t"
+	        "vgf2p8affineinvqb %[c0], %[v0], %[y], %[a]\n\t"
+	        "vgf2p8affineinvqb %[c1], %[v1], %[y], %[b]\n\t"
+	        "vgf2p8affineinvqb %[c3], %[v3], %[y], %[y]\n\t"
+	        "vpshufb %[r8], %[b], %[c]\n\t"
+	        "vpternlogd $0x96, %[x0], %[c], %[a]\n\t"
+	        "vpshufb %[r16], %[b], %[b]\n\t"
+	        "vpshufb %[r24], %[y], %[y]\n\t"
+	        "vpternlogd $0x96, %[y], %[b], %[a]\n\t"
+	        "vmovdqu64 %[a], %[x0]\n\t"
+	        "vpternlogd $0x96, %[x1], %[a], %[s]"
+	        : [s] "+v"(*s), [x0] "+m"(*x0), [y] "=&v"(y), [a] "=&v"(a), [b] "=&v"(b), [c] "=&v"(c)
+	        : [k] "v"(k), [x1] "m"(*x1), [v0] "v"(v0), [v1] "v"(v1), [v3] "v"(v3),
+	          [r8] "v"(r8), [r16] "v"(r16), [r24] "v"(r24),
+	          [c0] "i"(SM4X_GF_V0C), [c1] "i"(SM4X_GF_V1C), [c3] "i"(SM4X_GF_V3C));
+}
+#else
 static const __v4di sm4x_gf_v0 = { SM4X_GF_V0, SM4X_GF_V0, SM4X_GF_V0, SM4X_GF_V0 },
                     sm4x_gf_v1 = { SM4X_GF_V1, SM4X_GF_V1, SM4X_GF_V1, SM4X_GF_V1 },
                     sm4x_gf_v3 = { SM4X_GF_V3, SM4X_GF_V3, SM4X_GF_V3, SM4X_GF_V3 };
@@ -345,6 +408,7 @@ SM4X_FN void sm4x_round_gf(sm4v *x0, sm4v *s, const sm4v *x1, sm4v k, sm4v r8, s
 	          [r8] SM4X_GF_X(r8), [r16] SM4X_GF_X(r16), [r24] SM4X_GF_X(r24),
 	          [c0] "i"(SM4X_GF_V0C), [c1] "i"(SM4X_GF_V1C), [c3] "i"(SM4X_GF_V3C));
 }
+#endif
 
 /* Words into the M domain and back: one instruction each. */
 SM4X_FN sm4v sm4x_m(sm4v v)
@@ -559,6 +623,17 @@ static inline unsigned sm4x_groups(size_t len)
 	return (unsigned)((len + 16 * SM4X_NB - 1) / (16 * SM4X_NB));
 }
 
+#if SM4X_BITS == 512
+/* The bytes of register j of the partial group after `full` whole ones
+ * that len bytes cover (len is public). */
+SM4X_FN __mmask64 sm4x_part_mask(size_t len, unsigned full, unsigned j)
+{
+	size_t rest = len - 16 * SM4X_NB * full, lo = 64 * (size_t)j;
+
+	return rest >= lo + 64 ? ~(__mmask64)0 : rest > lo ? ((__mmask64)1 << (rest - lo)) - 1 : 0;
+}
+#endif
+
 /* len bytes (at most one pass) into registers of blocks; a last partial
  * group comes zero-padded through pad, so nothing past src is read.
  * Returns the number of groups. */
@@ -568,12 +643,19 @@ SM4X_FN unsigned sm4x_load(sm4v b[][4], const uint8_t *src, size_t len, uint8_t 
 
 	for (unsigned i = 0; i < 4 * full; i++)
 		b[i / 4][i % 4] = SM4V_LOAD(src + 16 * SM4X_BPR * i);
+#if SM4X_BITS == 512
+	/* masked loads (faults suppressed past the mask) instead of the copy */
+	(void)pad;
+	for (unsigned j = 0; ng > full && j < 4; j++)
+		b[full][j] = _mm512_maskz_loadu_epi8(sm4x_part_mask(len, full, j), src + 16 * SM4X_NB * full + 64 * j);
+#else
 	if (ng > full) {
 		memset(pad, 0, 16 * SM4X_NB);
 		memcpy(pad, src + 16 * SM4X_NB * full, len - 16 * SM4X_NB * full);
 		for (unsigned j = 0; j < 4; j++)
 			b[full][j] = SM4V_LOAD(pad + 16 * SM4X_BPR * j);
 	}
+#endif
 	return ng;
 }
 
@@ -584,11 +666,17 @@ SM4X_FN void sm4x_store(uint8_t *dst, sm4v b[][4], size_t len, uint8_t *pad)
 
 	for (unsigned i = 0; i < 4 * full; i++)
 		SM4V_STORE(dst + 16 * SM4X_BPR * i, b[i / 4][i % 4]);
+#if SM4X_BITS == 512
+	(void)pad;
+	for (unsigned j = 0; len > 16 * SM4X_NB * full && j < 4; j++)
+		_mm512_mask_storeu_epi8(dst + 16 * SM4X_NB * full + 64 * j, sm4x_part_mask(len, full, j), b[full][j]);
+#else
 	if (len > 16 * SM4X_NB * full) {
 		for (unsigned j = 0; j < 4; j++)
 			SM4V_STORE(pad + 16 * SM4X_BPR * j, b[full][j]);
 		memcpy(dst + 16 * SM4X_NB * full, pad, len - 16 * SM4X_NB * full);
 	}
+#endif
 }
 
 /* The next pass of left bytes: the passes share the length evenly (in whole
@@ -636,8 +724,9 @@ SM4X_FN sm4v sm4x_round1(sm4v c, sm4v y)
 }
 #endif
 
-#if SM4X_GFNI || SM4X_BITS == 128
-/* kpre: the round keys through pre() */
+#if SM4X_BITS == 128 || SM4X_GFNI
+/* (With GFNI also on zmm: a lone block costs the same latency there.)
+ * kpre: the round keys through pre() */
 SM4X_FN __m128i sm4x_block1(const uint32_t *kpre, __m128i blk)
 {
 	sm4v v = sm4x_m(SM4V_SHUF(SM4V_BCAST128(blk), SM4V_C(SM4X_BSWAP32)));
@@ -780,6 +869,17 @@ SM4X_API void sm4x_cbc_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src,
 	sm4v b[SM4X_G][4], p[SM4X_G][4];
 	uint8_t pad[16 * SM4X_NB];
 
+	if (len == 16) {
+		/* One block (a 16-byte EVP update, a MAC-sized record): the one-block
+		 * path, not a whole group padded out; c is read before dst is written. */
+		__m128i c = _mm_loadu_si128((const __m128i *)(const void *)src);
+
+		sm4x_crypt1(kpre, dst, src);
+		_mm_storeu_si128((__m128i *)(void *)dst,
+				 _mm_xor_si128(_mm_loadu_si128((const __m128i *)(void *)dst), prev));
+		_mm_storeu_si128((__m128i *)(void *)iv, c);
+		return;
+	}
 	for (size_t left = len; left; ) {
 		size_t m = sm4x_pass_len(left);
 		unsigned ng = sm4x_load(b, src, m, pad);
@@ -788,6 +888,10 @@ SM4X_API void sm4x_cbc_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src,
 		for (unsigned i = 0; i < 4 * ng; i++) {
 #if SM4X_BITS == 128
 			p[i / 4][i % 4] = i ? b[(i - 1) / 4][(i - 1) % 4] : prev;
+#elif SM4X_BITS == 512
+			/* the last block of the register before, then the first three of this one */
+			p[i / 4][i % 4] = _mm512_alignr_epi64(b[i / 4][i % 4], i ? b[(i - 1) / 4][(i - 1) % 4]
+			                                                         : _mm512_broadcast_i32x4(prev), 6);
 #else
 			p[i / 4][i % 4] = i ? _mm256_permute2x128_si256(b[(i - 1) / 4][(i - 1) % 4], b[i / 4][i % 4], 0x21)
 			                    : _mm256_permute2x128_si256(_mm256_castsi128_si256(prev), b[0][0], 0x20);
@@ -897,6 +1001,12 @@ SM4X_FN sm4v sm4x_tweaks(__m128i *t, __m128i mask)
 
 	*t = bc_x86_xts_mul_x(*t, mask);
 	return r;
+#elif SM4X_BITS == 512
+	__m128i t1 = bc_x86_xts_mul_x(*t, mask), t2 = bc_x86_xts_mul_x(t1, mask), t3 = bc_x86_xts_mul_x(t2, mask);
+	sm4v r = _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_set_m128i(t1, *t)), _mm256_set_m128i(t3, t2), 1);
+
+	*t = bc_x86_xts_mul_x(t3, mask);
+	return r;
 #else
 	__m128i t1 = bc_x86_xts_mul_x(*t, mask);
 	sm4v r = _mm256_set_m128i(t1, *t);
@@ -935,6 +1045,8 @@ SM4X_FN void sm4x_tweak_pass(sm4v tw[][4], unsigned n, __m128i *t, __m128i mask)
 		tw[i / 4][i % 4] = sm4x_mul_x8(tw[(i - S) / 4][(i - S) % 4]);
 #if SM4X_BITS == 128
 	*t = bc_x86_xts_mul_x(tw[(n - 1) / 4][(n - 1) % 4], mask);
+#elif SM4X_BITS == 512
+	*t = bc_x86_xts_mul_x(_mm512_extracti32x4_epi32(tw[(n - 1) / 4][(n - 1) % 4], 3), mask);
 #else
 	*t = bc_x86_xts_mul_x(_mm256_extracti128_si256(tw[(n - 1) / 4][(n - 1) % 4], 1), mask);
 #endif
@@ -1045,6 +1157,11 @@ SM4X_API void sm4x_xts_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src,
  * linear, so each message block is transposed and mapped on its own, off
  * the chain, which is then only the XOR and the rounds. A block's output
  * words are the rounds' last four in reverse order. */
+#if SM4X_BITS == 512
+/* eight chains fill half a group of zmm: the 256-bit driver's */
+void bc_sm4_gfni_mac_many(const void *ctx, unsigned n, uint8_t (*st)[16], const uint8_t *const src[], size_t nblocks);
+#define sm4x_mac_many bc_sm4_gfni_mac_many
+#else
 SM4X_API void sm4x_mac_many(const void *ctx, unsigned n, uint8_t (*st)[16], const uint8_t *const src[], size_t nblocks)
 {
 	enum { GM = 8 / SM4X_NB };
@@ -1096,6 +1213,7 @@ SM4X_API void sm4x_mac_many(const void *ctx, unsigned n, uint8_t (*st)[16], cons
 	memcpy(st, buf, 16 * (size_t)n);
 	bc_wipe(buf, sizeof(buf));
 }
+#endif
 
 /* ---- GCM: SM4-CTR (inc32 on the last word) fused with GHASH --------------------------
  * GHASH of one pass of m bytes of ciphertext. The last pass's partial block

@@ -1,0 +1,287 @@
+/* blockcrypt-luks: the keyslot KDFs (PBKDF2-HMAC through OpenSSL, Argon2i/Argon2id through libargon2),
+ * their cost benchmark, and the anti-forensic splitter. LUKS1 sections 2.3-2.4 (AF with H1), LUKS2 section 3.2.5. */
+#include <string.h>
+#include <time.h>
+
+#include <argon2.h>
+#include <openssl/evp.h>
+
+#include "luks_internal.h"
+
+static const EVP_MD *md_by_name(const char *hash)
+{
+	return EVP_get_digestbyname(hash);
+}
+
+int luks_hash_size(const char *hash)
+{
+	const EVP_MD *md = md_by_name(hash);
+
+	if (!md)
+		return luks_fail(-ENOTSUP, "hash %s is not supported", hash);
+	return EVP_MD_get_size(md);
+}
+
+int luks_hash(const char *hash, const uint8_t *in, size_t len, uint8_t *out)
+{
+	const EVP_MD *md = md_by_name(hash);
+
+	if (!md || !EVP_Digest(in, len, out, NULL, md, NULL))
+		return luks_fail(-ENOTSUP, "hash %s is not supported", hash);
+	return 0;
+}
+
+int luks_pbkdf2(const char *hash, const uint8_t *pass, size_t passlen, const uint8_t *salt, size_t saltlen,
+                uint32_t iterations, uint8_t *out, size_t outlen)
+{
+	const EVP_MD *md = md_by_name(hash);
+
+	if (!md)
+		return luks_fail(-ENOTSUP, "PBKDF2 hash %s is not supported", hash);
+	if (iterations < 1 || iterations > INT32_MAX)
+		return luks_fail(-EINVAL, "PBKDF2 iterations %u out of range", iterations);
+	/* OpenSSL takes (const char *)NULL for an empty password only with length 0; keep a pointer. */
+	if (!PKCS5_PBKDF2_HMAC(passlen ? (const char *)pass : "", (int)passlen, salt, (int)saltlen, (int)iterations, md,
+	                       (int)outlen, out))
+		return luks_fail(-EINVAL, "PBKDF2-%s failed", hash);
+	return 0;
+}
+
+int luks_argon2(enum bc_luks_pbkdf type, const uint8_t *pass, size_t passlen, const uint8_t *salt,
+                size_t saltlen, uint32_t time, uint32_t memory_kib, uint32_t cpus, uint8_t *out, size_t outlen)
+{
+	int r = argon2_hash(time, memory_kib, cpus, pass, passlen, salt, saltlen, out, outlen, NULL, 0,
+	                    type == BC_LUKS_ARGON2I ? Argon2_i : Argon2_id, ARGON2_VERSION_13);
+
+	if (r == ARGON2_MEMORY_ALLOCATION_ERROR)
+		return luks_fail(-ENOMEM, "Argon2: cannot allocate %u KiB", memory_kib);
+	if (r != ARGON2_OK)
+		return luks_fail(-EINVAL, "Argon2: %s", argon2_error_message(r));
+	return 0;
+}
+
+int luks_kdf_check_bounds(enum bc_luks_pbkdf type, uint32_t iterations, uint32_t memory_kib, uint32_t cpus)
+{
+	if (type == BC_LUKS_PBKDF2) {
+		if (iterations < 1)
+			return luks_fail(-EINVAL, "PBKDF2 iterations must be at least 1");
+		if (iterations > luks_max_iterations)
+			return luks_fail(-E2BIG, "PBKDF2 iterations %u above the limit %u", iterations, luks_max_iterations);
+		return 0;
+	}
+	if (iterations < 1 || cpus < 1 || cpus > ARGON2_MAX_LANES || memory_kib < 8 * cpus)
+		return luks_fail(-EINVAL, "Argon2 parameters out of range (time %u, memory %u KiB, threads %u)", iterations,
+		                 memory_kib, cpus);
+	if (iterations > luks_max_time || memory_kib > luks_max_memory_kib || cpus > 64)
+		return luks_fail(-E2BIG, "Argon2 cost above the limits (time %u of %u, memory %u of %u KiB, threads %u of 64)",
+		                 iterations, luks_max_time, memory_kib, luks_max_memory_kib, cpus);
+	return 0;
+}
+
+int luks_slot_kdf(const struct luks_slot *s, const char *pass, size_t passlen, uint8_t *out)
+{
+	int r = luks_kdf_check_bounds(s->kdf, s->iterations, s->memory_kib, s->cpus);
+
+	if (r)
+		return r;
+	if (s->kdf == BC_LUKS_PBKDF2)
+		return luks_pbkdf2(s->kdf_hash, (const uint8_t *)pass, passlen, s->salt, s->salt_len, s->iterations, out,
+		                   s->area_key_bytes);
+	return luks_argon2(s->kdf, (const uint8_t *)pass, passlen, s->salt, s->salt_len, s->iterations, s->memory_kib,
+	                   s->cpus, out, s->area_key_bytes);
+}
+
+/* H1 of LUKS1 section 2.4.1: each digest-sized piece i of d becomes hash(be32(i) || piece), cut to its length. */
+static int af_diffuse(const char *hash, uint8_t *d, size_t len)
+{
+	int hs = luks_hash_size(hash);
+	uint8_t in[4 + LUKS_MAX_DIGEST], out[LUKS_MAX_DIGEST];
+
+	if (hs < 0)
+		return hs;
+	if (hs > (int)LUKS_MAX_DIGEST)
+		return luks_fail(-ENOTSUP, "hash %s is too long for the AF splitter", hash);
+	for (size_t i = 0, off = 0; off < len; i++, off += (size_t)hs) {
+		size_t n = len - off < (size_t)hs ? len - off : (size_t)hs;
+
+		luks_put_be32(in, (uint32_t)i);
+		memcpy(in + 4, d + off, n);
+		if (luks_hash(hash, in, 4 + n, out))
+			return -ENOTSUP;
+		memcpy(d + off, out, n);
+	}
+	explicit_bzero(in, sizeof(in));
+	explicit_bzero(out, sizeof(out));
+	return 0;
+}
+
+/* d(n-1) of LUKS1 section 2.4: XOR each stripe into d and diffuse, all but the last stripe. */
+static int af_chain(const char *hash, const uint8_t *split, size_t keylen, uint32_t stripes, uint8_t *d)
+{
+	memset(d, 0, keylen);
+	for (uint32_t i = 0; i + 1 < stripes; i++) {
+		for (size_t j = 0; j < keylen; j++)
+			d[j] ^= split[i * keylen + j];
+		int r = af_diffuse(hash, d, keylen);
+
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+int luks_af_merge(const char *hash, const uint8_t *split, size_t keylen, uint32_t stripes, uint8_t *key)
+{
+	int r = af_chain(hash, split, keylen, stripes, key);
+
+	if (r)
+		return r;
+	for (size_t j = 0; j < keylen; j++)
+		key[j] ^= split[(stripes - 1) * keylen + j];
+	return 0;
+}
+
+int luks_af_split(const char *hash, const uint8_t *key, size_t keylen, uint32_t stripes, uint8_t *split)
+{
+	uint8_t d[LUKS_MAX_KEY];
+	int r = bc_luks_random(split, (stripes - 1) * keylen);
+
+	if (!r)
+		r = af_chain(hash, split, keylen, stripes, d);
+	if (!r)
+		for (size_t j = 0; j < keylen; j++)
+			split[(stripes - 1) * keylen + j] = d[j] ^ key[j];
+	explicit_bzero(d, sizeof(d));
+	return r;
+}
+
+/* KDF costs are measured in CPU time, as cryptsetup does: on a loaded machine wall time would count other
+ * programs' turns, and a benchmark that saw them would choose weaker parameters. */
+static double cpu_ms(clockid_t clock)
+{
+	struct timespec ts;
+
+	clock_gettime(clock, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* Iterations that take `ms` for an outlen-byte PBKDF2 (outlen decides how many HMAC chains run). */
+uint32_t luks_pbkdf2_benchmark(const char *hash, uint32_t ms, size_t outlen)
+{
+	static const uint8_t salt[LUKS_SALT];
+	uint8_t out[LUKS_MAX_KEY];
+	uint32_t it = 1000;
+	double t = 0;
+
+	/* Grow the trial until it runs long enough (50 ms) to time. */
+	for (;;) {
+		double t0 = cpu_ms(CLOCK_THREAD_CPUTIME_ID);
+
+		if (luks_pbkdf2(hash, (const uint8_t *)"benchmark", 9, salt, sizeof(salt), it, out, outlen))
+			return 0;
+		t = cpu_ms(CLOCK_THREAD_CPUTIME_ID) - t0;
+		if (t >= 50 || it >= UINT32_MAX / 4)
+			break;
+		it *= t > 5 ? 2 : 8;
+	}
+	/* the fastest of three: a core shared with another thread only ever makes a run slower (skipped for
+	 * short targets, such as the 125 ms volume key digest, where the trials would cost more than the KDF) */
+	for (int i = 0; i < 2 && ms > 4 * t; i++) {
+		double t0 = cpu_ms(CLOCK_THREAD_CPUTIME_ID), u;
+
+		if (luks_pbkdf2(hash, (const uint8_t *)"benchmark", 9, salt, sizeof(salt), it, out, outlen))
+			return 0;
+		u = cpu_ms(CLOCK_THREAD_CPUTIME_ID) - t0;
+		t = u < t ? u : t;
+	}
+	double want = (double)it * ms / (t > 0 ? t : 1);
+
+	return want < 1000 ? 1000 : want > INT32_MAX ? INT32_MAX : (uint32_t)want;
+}
+
+/* Argon2's lanes run on as many threads as there are cores for them: its unlock time is the process's
+ * CPU time divided by that parallelism. */
+static double argon2_time(const struct luks_slot *s)
+{
+	uint8_t out[LUKS_MAX_KEY];
+	static const uint8_t salt[LUKS_SALT];
+	unsigned par = s->cpus < luks_cpus() ? s->cpus : luks_cpus();
+	double t0 = cpu_ms(CLOCK_PROCESS_CPUTIME_ID);
+
+	if (luks_argon2(s->kdf, (const uint8_t *)"benchmark", 9, salt, sizeof(salt), s->iterations, s->memory_kib,
+	                s->cpus, out, s->area_key_bytes))
+		return -1;
+	return (cpu_ms(CLOCK_PROCESS_CPUTIME_ID) - t0) / par;
+}
+
+/* Argon2 costs for `ms`: the full memory with the time cost that fits (4 at least, as cryptsetup), or
+ * with time 4, the memory that fits. Estimated from a small run, then checked once and rescaled. */
+static int argon2_benchmark(struct luks_slot *s, uint32_t ms, uint32_t max_kib)
+{
+	struct luks_slot probe = *s;
+	double per_kib_pass, t;
+
+	probe.iterations = 1;
+	probe.memory_kib = max_kib < 65536 ? max_kib : 65536;
+	t = argon2_time(&probe);
+	if (t < 0)
+		return -EINVAL;
+	per_kib_pass = (t > 0.01 ? t : 0.01) / probe.memory_kib;
+	s->memory_kib = max_kib;
+	s->iterations = (uint32_t)(ms / (per_kib_pass * max_kib));
+	if (s->iterations < 4) {
+		s->iterations = 4;
+		s->memory_kib = (uint32_t)(ms / (per_kib_pass * 4));
+	}
+	for (int round = 0; round < 3; round++) {
+		if (s->memory_kib < 32 * s->cpus)
+			s->memory_kib = 32 * s->cpus;
+		if (s->iterations > luks_max_time)
+			s->iterations = luks_max_time;
+		t = argon2_time(s);
+		if (t < 0)
+			return -EINVAL;
+		if (t > ms * 0.9 && t < ms * 1.1)
+			break;
+		double scale = ms / (t > 0.01 ? t : 0.01);
+
+		if (s->memory_kib >= max_kib && s->iterations * scale >= 4)
+			s->iterations = (uint32_t)(s->iterations * scale + 0.5);
+		else {
+			double m = s->memory_kib * scale;
+
+			s->memory_kib = m > max_kib ? max_kib : (uint32_t)m;
+		}
+	}
+	return 0;
+}
+
+int luks_kdf_choose(struct luks_slot *s, const struct bc_luks_pbkdf_params *p, size_t outlen)
+{
+	uint32_t ms = p->iter_time_ms ? p->iter_time_ms : 2000;
+
+	s->kdf = p->type ? p->type : BC_LUKS_ARGON2ID;
+	s->area_key_bytes = (unsigned)outlen;
+	snprintf(s->kdf_hash, sizeof(s->kdf_hash), "%s", p->hash ? p->hash : "sha256");
+	if (luks_hash_size(s->kdf_hash) < 0)
+		return -ENOTSUP;
+	s->salt_len = LUKS_SALT;
+	if (bc_luks_random(s->salt, LUKS_SALT))
+		return -EIO;
+	if (s->kdf == BC_LUKS_PBKDF2) {
+		s->memory_kib = s->cpus = 0;
+		s->iterations = p->iterations ? p->iterations : luks_pbkdf2_benchmark(s->kdf_hash, ms, outlen);
+		if (!s->iterations)
+			return -EINVAL;
+		return luks_kdf_check_bounds(s->kdf, s->iterations, 0, 0);
+	}
+	uint32_t cpus = luks_cpus();
+
+	s->cpus = p->parallel ? p->parallel : cpus < 4 ? cpus : 4;
+	s->memory_kib = p->memory_kib ? p->memory_kib : 1048576;
+	if (p->iterations)
+		s->iterations = p->iterations;
+	else if (argon2_benchmark(s, ms, s->memory_kib))
+		return -EINVAL;
+	return luks_kdf_check_bounds(s->kdf, s->iterations, s->memory_kib, s->cpus);
+}

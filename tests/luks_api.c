@@ -1,0 +1,237 @@
+/* blockcrypt-luks C API tests: unaligned reads and writes against a shadow copy, bulk decryption with 1 and 3
+ * threads, keyslot life cycle, error codes, PBKDF bounds, refused formats writing nothing (LUKS1, LUKS2, plain). */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "blockcrypt-luks.h"
+
+static int pass_n, fail_n;
+static char dir[] = "/tmp/luks_api.XXXXXX";
+
+#define CHECK(cond, ...) do { if (cond) pass_n++; else { fail_n++; printf("FAIL: " __VA_ARGS__); \
+	printf(" (%s:%d) [%s]\n", __FILE__, __LINE__, bc_luks_error()); } } while (0)
+
+static void path_of(char *out, const char *name)
+{
+	snprintf(out, 256, "%s/%s", dir, name);
+}
+
+static void fill(uint8_t *p, size_t n, unsigned seed)
+{
+	for (size_t i = 0; i < n; i++) {
+		seed = seed * 1103515245u + 12345u;
+		p[i] = (uint8_t)(seed >> 16);
+	}
+}
+
+static int new_file(const char *path)
+{
+	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+
+	if (fd >= 0)
+		close(fd);
+	return fd < 0 ? -1 : 0;
+}
+
+static int same_file(const char *path, const uint8_t *want, size_t n)
+{
+	uint8_t *got = malloc(n + 1);
+	int fd = open(path, O_RDONLY), ok;
+	ssize_t r = fd < 0 ? -1 : read(fd, got, n + 1);
+
+	ok = r == (ssize_t)n && !memcmp(got, want, n);
+	if (fd >= 0)
+		close(fd);
+	free(got);
+	return ok;
+}
+
+/* Random unaligned writes mirrored in a shadow buffer, then reads in other pieces, then bulk decryption. */
+static void io_checks(bc_luks *l, const char *what)
+{
+	const size_t size = bc_luks_data_size(l);
+	uint8_t *shadow = malloc(size), *buf = malloc(size);
+	char out[256];
+	unsigned seed = 7;
+
+	CHECK(bc_luks_read(l, 0, shadow, size) == 0, "%s: read all", what);
+	for (int i = 0; i < 40; i++) {
+		seed = seed * 1103515245u + 12345u;
+		size_t off = (seed >> 4) % size, len = 1 + (seed >> 9) % 20000;
+
+		if (len > size - off)
+			len = size - off;
+		fill(buf, len, seed);
+		memcpy(shadow + off, buf, len);
+		if (bc_luks_write(l, off, buf, len)) {
+			CHECK(0, "%s: write %zu at %zu", what, len, off);
+			break;
+		}
+	}
+	pass_n++;
+	int ok = 1;
+
+	for (size_t off = 0; off < size && ok; off += 3001) {
+		size_t len = size - off < 3001 ? size - off : 3001;
+
+		ok = !bc_luks_read(l, off, buf, len) && !memcmp(buf, shadow + off, len);
+	}
+	CHECK(ok, "%s: reads after unaligned writes", what);
+	CHECK(bc_luks_read(l, size - 1, buf, 2) == -EINVAL, "%s: read past the end", what);
+	for (unsigned threads = 1; threads <= 3; threads += 2) {
+		path_of(out, "dec");
+		int fd = open(out, O_RDWR | O_CREAT | O_TRUNC, 0600);
+
+		CHECK(fd >= 0 && bc_luks_decrypt_to(l, fd, threads, NULL, NULL) == 0, "%s: decrypt_to, %u threads", what, threads);
+		if (fd >= 0)
+			close(fd);
+		CHECK(same_file(out, shadow, size), "%s: decrypt_to output, %u threads", what, threads);
+	}
+	free(shadow);
+	free(buf);
+}
+
+static void luks_image(int version)
+{
+	struct bc_luks_format_params p = { 0 };
+	struct bc_luks_pbkdf_params kdf = { .type = BC_LUKS_PBKDF2, .iterations = 1000 };
+	char img[256], what[32];
+	uint8_t vk[128], vk2[128];
+	bc_luks *l;
+	int n, r;
+
+	snprintf(what, sizeof(what), "LUKS%d", version);
+	path_of(img, version == 1 ? "l1.img" : "l2.img");
+	new_file(img);
+	p.version = version;
+	p.pbkdf = kdf;
+	p.data_size = version == 2 ? 1 << 20 : 0;
+	p.sector_size = version == 2 ? 4096 : 0;
+	p.data_offset = version == 1 ? 0 : 0;
+	p.keyslot = -1;
+	if (bc_luks_format(&l, img, NULL, &p, "one", 3)) {
+		CHECK(0, "%s: format", what);
+		return;
+	}
+	pass_n++;
+	if (version == 1) {
+		/* LUKS1 segments run to the end of the file: 1 MiB after the 2 MiB of header */
+		bc_luks_close(l);
+		truncate(img, 3 << 20);
+		r = bc_luks_open(&l, img, NULL, 1);
+		CHECK(r == 0 && bc_luks_unlock(l, "one", 3, -1) == 0, "%s: reopen", what);
+	}
+	io_checks(l, what);
+	n = bc_luks_volume_key(l, vk, sizeof(vk));
+	CHECK(n == 64, "%s: volume key size %d", what, n);
+	CHECK(bc_luks_add_key(l, 3, &kdf, "three", 5) == 3, "%s: add-key to slot 3", what);
+	CHECK(bc_luks_add_key(l, 3, &kdf, "again", 5) == -EEXIST, "%s: slot 3 is taken", what);
+	CHECK(bc_luks_kill_slot(l, 0) == 0, "%s: kill slot 0", what);
+	CHECK(bc_luks_slot_active(l, 0) == 0 && bc_luks_slot_active(l, 3) == 1, "%s: slot states", what);
+	bc_luks_close(l);
+
+	CHECK(bc_luks_open(&l, img, NULL, 0) == 0, "%s: open read-only", what);
+	CHECK(bc_luks_read(l, 0, vk2, 16) == -ENOKEY, "%s: read before unlock", what);
+	CHECK(bc_luks_unlock(l, "one", 3, -1) == -EPERM, "%s: killed passphrase refused", what);
+	CHECK(bc_luks_unlock(l, "three", 5, 0) == -EINVAL, "%s: inactive slot named", what);
+	CHECK(bc_luks_unlock(l, "three", 5, 99) == -EINVAL, "%s: slot out of range", what);
+	bc_luks_set_pbkdf_limits(1048576, 100, 999);
+	CHECK(bc_luks_unlock(l, "three", 5, -1) == -E2BIG, "%s: PBKDF2 iterations above the bound", what);
+	bc_luks_set_pbkdf_limits(1048576, 100, 50000000);
+	CHECK(bc_luks_unlock(l, "three", 5, -1) == 3, "%s: unlock slot 3", what);
+	CHECK(bc_luks_volume_key(l, vk2, sizeof(vk2)) == n && !memcmp(vk, vk2, (size_t)n), "%s: same volume key", what);
+	CHECK(bc_luks_write(l, 0, vk2, 1) == -EBADF, "%s: write to a read-only image", what);
+	bc_luks_close(l);
+
+	CHECK(bc_luks_open(&l, img, NULL, 1) == 0, "%s: open", what);
+	vk[0] ^= 1;
+	CHECK(bc_luks_unlock_volume_key(l, vk, (size_t)n) == -EPERM, "%s: wrong volume key", what);
+	vk[0] ^= 1;
+	CHECK(bc_luks_unlock_volume_key(l, vk, (size_t)n) == 0, "%s: volume key unlocks", what);
+	CHECK(bc_luks_change_key(l, 3, &kdf, "four", 4) >= 0, "%s: change-key", what);
+	bc_luks_close(l);
+	CHECK(bc_luks_open(&l, img, NULL, 0) == 0 && bc_luks_unlock(l, "four", 4, -1) == (version == 2 ? 3 : 0),
+	      "%s: changed key opens (slot kept on LUKS2, first free on LUKS1)", what);
+	CHECK(bc_luks_unlock(l, "three", 5, -1) == -EPERM, "%s: old key refused after change-key", what);
+	bc_luks_close(l);
+}
+
+static void refused_format(void)
+{
+	struct bc_luks_format_params p = { .pbkdf = { .type = BC_LUKS_PBKDF2, .iterations = 1000 } };
+	static const char *bad[] = { "serpent-xts-plain64", "aes-lrw-benbi", "aes-xts-tcw", "aes", "twofish-cbc-plain" };
+	uint8_t content[8192];
+	char img[256];
+	bc_luks *l;
+
+	path_of(img, "refused.img");
+	fill(content, sizeof(content), 99);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		FILE *f = fopen(img, "w");
+
+		fwrite(content, 1, sizeof(content), f);
+		fclose(f);
+		p.cipher = bad[i];
+		int r = bc_luks_format(&l, img, NULL, &p, "x", 1);
+
+		CHECK(r == -ENOTSUP || r == -EINVAL, "format with %s refused (%d)", bad[i], r);
+		CHECK(same_file(img, content, sizeof(content)), "format with %s wrote nothing", bad[i]);
+	}
+	p.cipher = NULL;
+	p.pbkdf.iterations = 4000000000u;
+	CHECK(bc_luks_format(&l, img, NULL, &p, "x", 1) == -E2BIG, "format with 4e9 forced iterations refused");
+	CHECK(same_file(img, content, sizeof(content)), "refused costly format wrote nothing");
+	p.pbkdf.iterations = 1000;
+	p.uuid = "not-a-uuid";
+	CHECK(bc_luks_format(&l, img, NULL, &p, "x", 1) == -EINVAL, "format with a bad UUID refused");
+	CHECK(same_file(img, content, sizeof(content)), "refused UUID format wrote nothing");
+}
+
+static void plain_image(void)
+{
+	uint8_t key[64];
+	char img[256];
+	bc_luks *l;
+
+	path_of(img, "plain.img");
+	new_file(img);
+	truncate(img, 3 << 20);
+	fill(key, sizeof(key), 5);
+	if (bc_luks_open_plain(&l, img, "aes-xts-plain64", key, 64, 1024, 1, 65536, 1 << 20, 40, 1)) {
+		CHECK(0, "plain open");
+		return;
+	}
+	pass_n++;
+	io_checks(l, "plain");
+	bc_luks_close(l);
+	CHECK(bc_luks_open_plain(&l, img, "aes-xts-plain64", key, 64, 1000, 0, 0, 0, 0, 0) == -EINVAL, "plain: bad sector size");
+	CHECK(bc_luks_open_plain(&l, img, "aes-xts-essiv:sha256", key, 64, 512, 0, 0, 0, 0, 0) == -ENOTSUP,
+	      "plain: essiv with xts refused");
+	key[32] = key[0];
+	memcpy(key + 32, key, 32);
+	CHECK(bc_luks_open_plain(&l, img, "aes-xts-plain64", key, 64, 512, 0, 0, 0, 0, 0) == -EINVAL,
+	      "plain: equal xts key halves refused");
+}
+
+int main(void)
+{
+	if (!mkdtemp(dir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	luks_image(2);
+	luks_image(1);
+	refused_format();
+	plain_image();
+	char cmd[300];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	if (system(cmd))
+		printf("could not remove %s\n", dir);
+	printf("luks_api: %d passed, %d failed\n", pass_n, fail_n);
+	return fail_n != 0;
+}

@@ -1,0 +1,219 @@
+#!/bin/sh
+# blockcrypt luks/plain against cryptsetup, both ways: images cryptsetup encrypts (reencrypt --encrypt, offline)
+# decrypt here, images made here pass luksDump/--test-passphrase/--dump-volume-key/reencrypt --decrypt; keyslots.
+NAME=luks_interop
+. "$(dirname "$0")/sh_common.sh"
+
+CS=cryptsetup
+# tiny PBKDF costs: the group must run in seconds
+CS_PB2="--pbkdf pbkdf2 --pbkdf-force-iterations 1000"
+CS_A2="--pbkdf argon2id --pbkdf-force-iterations 4 --pbkdf-memory 32 --pbkdf-parallel 1"
+BC_PB2="--pbkdf pbkdf2 --pbkdf-force-iterations 1000"
+BC_A2="--pbkdf argon2id --pbkdf-force-iterations 4 --pbkdf-memory 32 --pbkdf-parallel 1"
+printf 'correct horse' >"$T/pw"
+printf 'battery staple' >"$T/pw2"
+printf 'wrong' >"$T/bad"
+
+# check <description> <command...>: passes when the command succeeds
+check() {
+	d=$1
+	shift
+	if "$@" >"$T/out" 2>&1; then ok; else bad "$d"; sed 's/^/    /' "$T/out" | head -n 5; fi
+}
+# rc <expected> <description> <command...>: the command's exit status must be exactly the expected one
+rc() {
+	want=$1
+	d=$2
+	shift 2
+	"$@" >"$T/out" 2>"$T/err"
+	got=$?
+	if [ "$got" -eq "$want" ]; then ok; else bad "$d: exit $got, expected $want"; head -n 3 "$T/err" | sed 's/^/    /'; fi
+}
+same_prefix() { # same_prefix <bytes> <a> <b>
+	cmp -n "$1" "$2" "$3" >/dev/null 2>&1
+}
+vk_of_cs() { # the volume key cryptsetup reports, as hex
+	$CS luksDump --dump-volume-key --batch-mode --key-file "$T/pw" "$@" 2>/dev/null |
+		sed -n '/MK dump:/,$p' | sed 's/MK dump://' | tr -d ' \t\n'
+}
+vk_of_bc() {
+	$BC luks dump --dump-volume-key --key-file "$T/pw" "$@" 2>/dev/null |
+		sed -n '/MK dump:/,$p' | sed 's/MK dump://' | tr -d ' \t\n'
+}
+
+le64() { printf '%016x' "$1" | sed 's/\(..\)/\1 /g' | awk '{for (i = 8; i >= 1; i--) printf "%s", $i}'; }
+
+head -c $((34 << 20)) /dev/urandom >"$T/plain34"
+head -c 3000000 /dev/urandom >"$T/plain3"
+
+# ---- cryptsetup encrypts (offline reencrypt moves the data 16 MiB up), blockcrypt decrypts -----------------
+n=0
+for cfg in "aes-xts-plain64 256 512 pbkdf2" "aes-xts-plain64 512 4096 argon2id" \
+	"aes-cbc-essiv:sha256 256 512 argon2id" "aes-xts-plain64 512 4096 pbkdf2" "aes-cbc-essiv:sha256 256 4096 pbkdf2"; do
+	set -- $cfg
+	n=$((n + 1))
+	img=$T/cs$n
+	cp "$T/plain34" "$img"
+	[ "$4" = pbkdf2 ] && kdf=$CS_PB2 || kdf=$CS_A2
+	if ! $CS reencrypt --encrypt --type luks2 --reduce-device-size 32M --cipher "$1" --key-size "$2" \
+		--sector-size "$3" $kdf --batch-mode --key-file "$T/pw" "$img" >"$T/out" 2>&1; then
+		bad "cryptsetup reencrypt --encrypt $cfg"
+		cat "$T/out"
+		continue
+	fi
+	# the reduced device keeps the first 34-32 MiB of the plaintext
+	check "decrypt of cryptsetup's $cfg" sh -c "rm -f '$T/dec'; $BC luks decrypt '$img' '$T/dec' --key-file '$T/pw' && cmp -n $((2 << 20)) '$T/dec' '$T/plain34'"
+	check "read of cryptsetup's $cfg" sh -c "$BC luks read '$img' --offset 1234567 --length 4096 --key-file '$T/pw' >'$T/r' &&
+		dd if='$T/plain34' bs=1 skip=1234567 count=4096 2>/dev/null | cmp - '$T/r'"
+	rc 0 "test-passphrase right ($cfg)" $BC luks test-passphrase "$img" --key-file "$T/pw"
+	rc 1 "test-passphrase wrong ($cfg)" $BC luks test-passphrase "$img" --key-file "$T/bad"
+	check "volume key of $cfg" test "$(vk_of_cs "$img")" = "$(vk_of_bc "$img")"
+done
+
+# detached header: no data move, the whole file is the data
+cp "$T/plain3" "$T/csd"
+truncate -s 3002368 "$T/csd"
+if $CS reencrypt --encrypt --type luks2 --header "$T/csd.hdr" --sector-size 4096 --cipher aes-xts-plain64 --key-size 512 \
+	$CS_PB2 --batch-mode --key-file "$T/pw" "$T/csd" >"$T/out" 2>&1; then
+	check "detached cryptsetup header, sector 4096" sh -c "$BC luks decrypt '$T/csd' - --header '$T/csd.hdr' --key-file '$T/pw' | cmp -n 3000000 - '$T/plain3'"
+else
+	bad "cryptsetup reencrypt --encrypt --header"
+	cat "$T/out"
+fi
+
+# ---- blockcrypt formats, cryptsetup checks ------------------------------------------------------------------
+n=0
+for cfg in "luks2 aes-xts-plain64 512 512 pbkdf2" "luks2 aes-cbc-essiv:sha256 256 4096 argon2id" \
+	"luks2 aes-xts-plain64 256 4096 argon2i" "luks1 aes-xts-plain64 256 512 pbkdf2" "luks1 aes-cbc-essiv:sha256 256 512 pbkdf2"; do
+	set -- $cfg
+	n=$((n + 1))
+	img=$T/bc$n
+	[ "$5" = pbkdf2 ] && kdf=$BC_PB2 || kdf="--pbkdf $5 --pbkdf-force-iterations 4 --pbkdf-memory 32 --pbkdf-parallel 1"
+	[ "$1" = luks2 ] && ss="--sector-size $4" || ss=
+	rc 0 "format --from $cfg" $BC luks format "$img" --type "$1" --cipher "$2" --key-size "$3" $ss $kdf --from "$T/plain3" --key-file "$T/pw"
+	rc 0 "cryptsetup luksDump of $cfg" $CS luksDump "$img"
+	rc 0 "cryptsetup accepts the passphrase ($cfg)" $CS open --test-passphrase --key-file "$T/pw" "$img"
+	rc 2 "cryptsetup refuses a wrong passphrase ($cfg)" $CS open --test-passphrase --key-file "$T/bad" "$img"
+	check "same volume key ($cfg)" test -n "$(vk_of_bc "$img")" -a "$(vk_of_cs "$img")" = "$(vk_of_bc "$img")"
+	check "round trip ($cfg)" sh -c "$BC luks decrypt '$img' - --key-file '$T/pw' | cmp -n 3000000 - '$T/plain3'"
+done
+
+# SM4 (cryptsetup's OpenSSL 3.0 backend has no SM4-XTS, so a round trip here and a sector check below)
+for c in sm4-xts-plain64 sm4-cbc-essiv:sm3; do
+	rm -f "$T/sm4"
+	rc 0 "format $c" $BC luks format "$T/sm4" --cipher $c $BC_PB2 --from "$T/plain3" --key-file "$T/pw"
+	check "round trip $c" sh -c "$BC luks decrypt '$T/sm4' - --key-file '$T/pw' | cmp -n 3000000 - '$T/plain3'"
+done
+
+# detached header made here, decrypted by cryptsetup (offline reencrypt --decrypt)
+for ss in 512 4096; do
+	rm -f "$T/bd" "$T/bd.hdr"
+	rc 0 "format --header --from (sector $ss)" $BC luks format "$T/bd" --header "$T/bd.hdr" --sector-size $ss $BC_PB2 --from "$T/plain3" --key-file "$T/pw"
+	check "cryptsetup reencrypt --decrypt --header (sector $ss)" sh -c "$CS reencrypt --decrypt --header '$T/bd.hdr' --force-offline-reencrypt --batch-mode --key-file '$T/pw' '$T/bd' && cmp -n 3000000 '$T/bd' '$T/plain3'"
+done
+
+# PBKDF2/AF/digest hashes both ways
+for h in sha1 sha512 ripemd160; do
+	for v in luks1 luks2; do
+		rm -f "$T/h"
+		rc 0 "format $v --hash $h" $BC luks format "$T/h" --type $v --hash $h --size 20M $BC_PB2 --key-file "$T/pw"
+		rc 0 "cryptsetup opens $v --hash $h" $CS open --test-passphrase --key-file "$T/pw" "$T/h"
+		rc 0 "cryptsetup luksFormat $v --hash $h" $CS luksFormat --type $v --hash $h $CS_PB2 --batch-mode --key-file "$T/pw" "$T/h"
+		rc 0 "blockcrypt opens cryptsetup's $v --hash $h" $BC luks test-passphrase "$T/h" --key-file "$T/pw"
+	done
+done
+
+# LUKS1 with a detached header; passphrases from a stdin line and from --key-file -
+rm -f "$T/ld" "$T/ld.hdr"
+rc 0 "format --type luks1 --header" $BC luks format "$T/ld" --type luks1 --header "$T/ld.hdr" $BC_PB2 --from "$T/plain3" --key-file "$T/pw"
+rc 0 "cryptsetup opens the detached LUKS1 header" $CS open --test-passphrase --header "$T/ld.hdr" --key-file "$T/pw" "$T/ld"
+check "detached LUKS1 round trip, passphrase line on stdin" sh -c "(cat '$T/pw'; echo) | $BC luks decrypt '$T/ld' - --header '$T/ld.hdr' | cmp -n 3000000 - '$T/plain3'"
+rc 0 "--key-file - reads stdin whole" sh -c "$BC luks test-passphrase '$T/ld' --header '$T/ld.hdr' --key-file - <'$T/pw'"
+
+# LUKS1 made by cryptsetup (it cannot fill the data without device mapper): the data written here decrypts with
+# the key cryptsetup dumps, sector by sector through the library's own xts(aes) (IV = little-endian sector number)
+truncate -s 8M "$T/l1"
+rc 0 "cryptsetup luksFormat --type luks1" $CS luksFormat --type luks1 $CS_PB2 --batch-mode --key-file "$T/pw" "$T/l1"
+rc 0 "luks encrypt into cryptsetup's LUKS1" $BC luks encrypt "$T/l1" "$T/plain3" --key-file "$T/pw"
+vk=$(vk_of_cs "$T/l1")
+off=$($CS luksDump "$T/l1" | awk '/Payload offset/ {print $3}')
+for sector in 0 7 5000; do
+	dd if="$T/plain3" bs=512 skip=$sector count=1 2>/dev/null >"$T/s"
+	check "LUKS1 sector $sector under cryptsetup's key" sh -c "dd if='$T/l1' bs=512 skip=$((off + sector)) count=1 2>/dev/null |
+		$BC decrypt 'xts(aes)' --key $vk --iv $(le64 $sector)0000000000000000 | cmp - '$T/s'"
+done
+
+# ---- keyslots both ways ----------------------------------------------------------------------------------
+for v in luks2 luks1; do
+	img=$T/ks$v
+	rc 0 "format $v" $BC luks format "$img" --type $v --size 20M $BC_PB2 --key-file "$T/pw"
+	rc 0 "cryptsetup luksAddKey ($v)" $CS luksAddKey $CS_PB2 --batch-mode --key-file "$T/pw" "$img" "$T/pw2"
+	rc 0 "the key cryptsetup added opens here ($v)" $BC luks test-passphrase "$img" --key-file "$T/pw2"
+	rc 0 "remove-key here ($v)" $BC luks remove-key "$img" --key-file "$T/pw2"
+	rc 1 "removed key refused here ($v)" $BC luks test-passphrase "$img" --key-file "$T/pw2"
+	rc 2 "removed key refused by cryptsetup ($v)" $CS open --test-passphrase --key-file "$T/pw2" "$img"
+	rc 0 "add-key here ($v)" $BC luks add-key "$img" "$T/pw2" $BC_PB2 --key-file "$T/pw"
+	rc 0 "the key added here opens with cryptsetup ($v)" $CS open --test-passphrase --key-file "$T/pw2" "$img"
+	slot=$($BC luks test-passphrase "$img" --key-file "$T/pw2" | awk '{print $3}')
+	rc 0 "cryptsetup luksKillSlot ($v)" $CS luksKillSlot --batch-mode "$img" "$slot"
+	rc 1 "slot killed by cryptsetup refused here ($v)" $BC luks test-passphrase "$img" --key-file "$T/pw2"
+	rc 0 "change-key ($v)" $BC luks change-key "$img" "$T/pw2" $BC_PB2 --key-file "$T/pw"
+	rc 0 "changed key opens with cryptsetup ($v)" $CS open --test-passphrase --key-file "$T/pw2" "$img"
+	rc 2 "old key refused by cryptsetup after change-key ($v)" $CS open --test-passphrase --key-file "$T/pw" "$img"
+	slot=$($BC luks test-passphrase "$img" --key-file "$T/pw2" | awk '{print $3}')
+	[ $v = luks2 ] && check "change-key keeps the LUKS2 slot number" test "$slot" = 0
+	rc 2 "kill-slot of the last slot needs --batch-mode ($v)" $BC luks kill-slot "$img" "$slot" --key-file "$T/pw2"
+	rc 0 "cryptsetup sees exactly one keyslot ($v)" sh -c "test \$($CS luksDump '$img' | grep -cE '^  [0-9]+: luks2|ENABLED') -eq 1"
+	rc 0 "uuid set ($v)" $BC luks uuid "$img" --uuid 01234567-89ab-cdef-0123-456789abcdef
+	check "cryptsetup sees the uuid ($v)" test "$($CS luksUUID "$img")" = 01234567-89ab-cdef-0123-456789abcdef
+done
+rc 0 "argon2id add-key" $BC luks add-key "$T/ksluks2" "$T/pw" $BC_A2 --key-file "$T/pw2"
+rc 0 "argon2id keyslot opens with cryptsetup" $CS open --test-passphrase --key-file "$T/pw" "$T/ksluks2"
+
+# ---- safety ----------------------------------------------------------------------------------------------
+sum=$(sha256sum <"$T/bc1")
+rc 2 "format refuses an existing LUKS header" $BC luks format "$T/bc1" $BC_PB2 --key-file "$T/pw"
+check "refused format wrote nothing" test "$(sha256sum <"$T/bc1")" = "$sum"
+rc 2 "serpent refused" $BC luks format "$T/sp" --size 20M --cipher serpent-xts-plain64 $BC_PB2 --key-file "$T/pw"
+check "serpent message names the cipher" grep -q serpent "$T/err"
+rc 2 "benbi refused" $BC luks format "$T/sp2" --size 20M --cipher aes-cbc-benbi $BC_PB2 --key-file "$T/pw"
+cp "$T/plain34" "$T/req"
+$CS reencrypt --encrypt --init-only --type luks2 --reduce-device-size 32M $CS_PB2 --batch-mode --key-file "$T/pw" "$T/req" >/dev/null 2>&1
+rc 2 "an unfinished reencryption (LUKS2 requirement) is refused" $BC luks decrypt "$T/req" "$T/x" --key-file "$T/pw"
+check "the refusal names the requirement" grep -q requirement "$T/err"
+
+# ---- plain mode against the library's skcipher, sector by sector ---------------------------------------------
+head -c 64 /dev/urandom >"$T/k64"
+head -c 32 /dev/urandom >"$T/k32"
+k64=$(od -An -tx1 -v "$T/k64" | tr -d ' \n')
+k32=$(od -An -tx1 -v "$T/k32" | tr -d ' \n')
+# plain_case <cipher> <key file> <key hex> <lib alg> <sector size> <iv-offset> <large 0|1> <iv kind> <sector>
+plain_case() {
+	large=
+	[ "$7" = 1 ] && large=--iv-large-sectors
+	rm -f "$T/pimg"
+	$BC plain encrypt "$T/plain3" "$T/pimg" --cipher "$1" --key-file "$2" --key-size $(($(wc -c <"$2") * 8)) \
+		--sector-size "$5" --iv-offset "$6" $large >/dev/null 2>&1 || { bad "plain encrypt $*"; return; }
+	n=$(($6 + $9 * $5 / 512))
+	[ "$7" = 1 ] && n=$((n / ($5 / 512)))
+	case $8 in
+	plain64) iv=$(le64 $n)0000000000000000 ;;
+	plain) iv=$(le64 $((n & 4294967295)))0000000000000000 ;;
+	plain64be) iv=0000000000000000$(printf '%016x' $n) ;;
+	esac
+	dd if="$T/plain3" bs="$5" skip="$9" count=1 2>/dev/null >"$T/ps"
+	check "plain $1 sector $9 ($5 bytes, iv-offset $6, large $7)" sh -c "dd if='$T/pimg' bs=$5 skip=$9 count=1 2>/dev/null |
+		$BC decrypt '$4' --key $3 --iv $iv | cmp - '$T/ps'"
+	check "plain decrypt round trip $1" sh -c "$BC plain decrypt '$T/pimg' - --cipher '$1' --key-file '$2' --key-size $(($(wc -c <"$2") * 8)) \
+		--sector-size $5 --iv-offset $6 $large | cmp -n 3000000 - '$T/plain3'"
+}
+plain_case aes-xts-plain64 "$T/k64" "$k64" 'xts(aes)' 512 0 0 plain64 9
+plain_case aes-xts-plain64 "$T/k64" "$k64" 'xts(aes)' 4096 0 0 plain64 100
+plain_case aes-xts-plain64 "$T/k64" "$k64" 'xts(aes)' 4096 24 1 plain64 33
+plain_case aes-xts-plain "$T/k32" "$k32" 'xts(aes)' 512 4294967290 0 plain 11
+plain_case aes-xts-plain64be "$T/k32" "$k32" 'xts(aes)' 512 77 0 plain64be 5
+plain_case aes-cbc-essiv:sha256 "$T/k32" "$k32" 'essiv(cbc(aes),sha256)' 512 3 0 plain64 12
+plain_case sm4-xts-plain64 "$T/k32" "$k32" 'xts(sm4)' 512 0 0 plain64 4
+plain_case 'capi:xts(aes)-plain64' "$T/k64" "$k64" 'xts(aes)' 1024 8 0 plain64 6
+
+finish

@@ -1,0 +1,779 @@
+/* blockcrypt tool: the `luks` and `plain` subcommands (disk images through libblockcrypt-luks).
+ * Verbs and option names after cryptsetup(8); exit 1 for a wrong passphrase, 2 for a bad image or usage. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+const char cli_luks_help[] =
+	"usage: blockcrypt luks ACTION IMAGE [ARGS] [OPTIONS]\n"
+	"  format IMAGE [--from PLAIN]     new LUKS2 (or --type luks1) header and keyslot 0; --from fills the data\n"
+	"  encrypt IMAGE PLAIN             fill the data segment with PLAIN's encryption\n"
+	"  decrypt IMAGE OUT               the whole plaintext to OUT (- for stdout)\n"
+	"  read IMAGE --offset N --length N  plaintext bytes to stdout\n"
+	"  dump IMAGE [--json] [--dump-volume-key]\n"
+	"  test-passphrase IMAGE           exit 0 if a keyslot opens, 1 if none does\n"
+	"  add-key IMAGE [NEWKEYFILE]      add a passphrase (--new-keyfile FILE, or a prompt)\n"
+	"  remove-key IMAGE                remove the keyslot the passphrase opens\n"
+	"  kill-slot IMAGE SLOT            wipe keyslot SLOT\n"
+	"  change-key IMAGE [NEWKEYFILE]   replace the passphrase\n"
+	"  uuid IMAGE [--uuid UUID]        print or set the UUID\n"
+	"options: --header FILE --key-file FILE|- --key-slot N --type luks1|luks2 --cipher SPEC --key-size BITS\n"
+	"  --sector-size N --pbkdf argon2id|argon2i|pbkdf2 --iter-time MS --pbkdf-memory KIB --pbkdf-parallel N\n"
+	"  --pbkdf-force-iterations N --hash H --uuid U --label L --subsystem S --offset SECTORS --size BYTES\n"
+	"  --volume-key-file FILE --threads N --progress-frequency S --no-progress --batch-mode|-q --force\n"
+	"  --unbounded-pbkdf (lift the unlock cost bounds: 1 GiB Argon2 memory, time 100, 50M PBKDF2 iterations)\n";
+
+const char cli_plain_help[] =
+	"usage: blockcrypt plain encrypt PLAIN IMAGE | decrypt IMAGE OUT --key-file RAWKEY [--cipher SPEC]\n"
+	"  [--key-size BITS] [--sector-size N] [--offset SECTORS] [--size SECTORS] [--iv-offset SECTORS]\n"
+	"  [--iv-large-sectors] [--threads N] [--no-progress] [--force]\n"
+	"  dm-crypt plain mode (no header): defaults aes-cbc-essiv:sha256, 256-bit key, 512-byte sectors\n";
+
+#ifndef BC_HAVE_LUKS
+static int not_built(void)
+{
+	return cli_fail("the luks and plain subcommands are not built in (missing: %s; install libargon2-dev "
+	                "libjson-c-dev libssl-dev pkg-config and rebuild)", BC_LUKS_MISSING);
+}
+
+int cmd_luks(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	return not_built();
+}
+
+int cmd_plain(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	return not_built();
+}
+#else
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "blockcrypt-luks.h"
+
+struct opts {
+	const char *header, *key_file, *new_key_file, *type, *cipher, *hash, *uuid, *label, *subsystem;
+	const char *from, *vk_file, *pos[3];
+	int npos, key_slot, batch, force, json, dump_vk, no_progress, iv_large, unbounded;
+	unsigned key_bits, sector_size, threads;
+	uint64_t offset, size, length, iv_offset;
+	int have_offset, have_length;
+	double progress_every;
+	struct bc_luks_pbkdf_params pbkdf;
+};
+
+/* A decimal number with an optional binary suffix (K, M, G, T). */
+static int parse_u64(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno)
+		return -1;
+	if (*end) {
+		const char *units = "KMGT", *u = strchr(units, *end);
+		int shift = u ? 10 * (int)(u - units + 1) : 0;
+
+		if (!u || (end[1] && strcmp(end + 1, "iB") && strcmp(end + 1, "B")) || v > (~0ull >> shift))
+			return -1;
+		v <<= shift;
+	}
+	*out = v;
+	return 0;
+}
+
+static int parse_u32(const char *s, unsigned *out)
+{
+	uint64_t v;
+
+	if (parse_u64(s, &v) || v > 0xffffffffu)
+		return -1;
+	*out = (unsigned)v;
+	return 0;
+}
+
+static int parse_opts(int argc, char **argv, struct opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->key_slot = -1;
+	o->progress_every = 0.2;
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		unsigned u;
+		int bad = 0;
+
+#define STR(name, field) if (!strcmp(a, name)) { if (!v) return cli_fail("%s needs a value", a); o->field = v; i++; continue; }
+#define NUM32(name, field) if (!strcmp(a, name)) { if (!v || parse_u32(v, &u)) return cli_fail("%s needs a number", a); o->field = u; i++; continue; }
+#define NUM64(name, field, flag) if (!strcmp(a, name)) { if (!v || parse_u64(v, &o->field)) return cli_fail("%s needs a number", a); flag; i++; continue; }
+#define FLAG(name, field) if (!strcmp(a, name)) { o->field = 1; continue; }
+		STR("--header", header) STR("--key-file", key_file) STR("-d", key_file) STR("--new-keyfile", new_key_file)
+		STR("--type", type) STR("--cipher", cipher) STR("-c", cipher) STR("--hash", hash) STR("-h", hash)
+		STR("--uuid", uuid) STR("--label", label) STR("--subsystem", subsystem) STR("--from", from)
+		STR("--volume-key-file", vk_file)
+		NUM32("--key-size", key_bits) NUM32("-s", key_bits) NUM32("--sector-size", sector_size)
+		NUM32("--threads", threads) NUM32("--iter-time", pbkdf.iter_time_ms) NUM32("-i", pbkdf.iter_time_ms)
+		NUM32("--pbkdf-memory", pbkdf.memory_kib) NUM32("--pbkdf-parallel", pbkdf.parallel)
+		NUM32("--pbkdf-force-iterations", pbkdf.iterations)
+		NUM64("--offset", offset, o->have_offset = 1) NUM64("-o", offset, o->have_offset = 1)
+		NUM64("--size", size, (void)0) NUM64("--length", length, o->have_length = 1)
+		NUM64("--iv-offset", iv_offset, (void)0) NUM64("--skip", iv_offset, (void)0)
+		FLAG("--batch-mode", batch) FLAG("-q", batch) FLAG("--force", force) FLAG("--json", json)
+		FLAG("--dump-volume-key", dump_vk) FLAG("--no-progress", no_progress) FLAG("--iv-large-sectors", iv_large)
+		FLAG("--unbounded-pbkdf", unbounded)
+#undef STR
+#undef NUM32
+#undef NUM64
+#undef FLAG
+		if (!strcmp(a, "--key-slot") || !strcmp(a, "-S")) {
+			if (!v || parse_u32(v, &u) || u > 31)
+				return cli_fail("%s needs a keyslot number (0..31)", a);
+			o->key_slot = (int)u;
+			i++;
+		} else if (!strcmp(a, "--pbkdf")) {
+			if (!v)
+				return cli_fail("--pbkdf needs a value");
+			o->pbkdf.type = !strcmp(v, "pbkdf2") ? BC_LUKS_PBKDF2 : !strcmp(v, "argon2i") ? BC_LUKS_ARGON2I
+			              : !strcmp(v, "argon2id") ? BC_LUKS_ARGON2ID : 0;
+			if (!o->pbkdf.type)
+				return cli_fail("--pbkdf %s: argon2id, argon2i or pbkdf2", v);
+			i++;
+		} else if (!strcmp(a, "--progress-frequency")) {
+			if (!v || cli_parse_seconds(v, &o->progress_every))
+				return cli_fail("--progress-frequency needs seconds");
+			i++;
+		} else if (a[0] == '-' && a[1]) {
+			bad = 1;
+		} else if (o->npos < 3) {
+			o->pos[o->npos++] = a;
+		} else {
+			return cli_fail("too many arguments");
+		}
+		if (bad)
+			return cli_fail("unknown option %s", a);
+	}
+	o->pbkdf.hash = o->hash;
+	return 0;
+}
+
+/* ---- secrets: key files and passphrases, in locked memory ---------------------------- */
+
+#define SECRET_MAX (8u << 20)   /* cryptsetup's default key file size limit */
+
+struct secret {
+	char *p;
+	size_t len, cap;
+};
+
+static void secret_free(struct secret *s)
+{
+	if (s->p) {
+		explicit_bzero(s->p, s->cap);
+		munlock(s->p, s->cap);
+		free(s->p);
+	}
+	memset(s, 0, sizeof(*s));
+}
+
+static int secret_alloc(struct secret *s, size_t cap)
+{
+	s->p = calloc(1, cap);
+	s->cap = cap;
+	s->len = 0;
+	if (!s->p)
+		return cli_fail("out of memory");
+	(void)mlock(s->p, cap);
+	return 0;
+}
+
+/* A whole key file (- is stdin), byte for byte as cryptsetup reads --key-file. */
+static int read_key_file(const char *path, struct secret *s)
+{
+	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : 0;
+
+	if (fd < 0)
+		return cli_fail("%s: %s", path, strerror(errno));
+	if (secret_alloc(s, SECRET_MAX + 1))
+		return EXIT_USAGE;
+	for (;;) {
+		ssize_t n = read(fd, s->p + s->len, s->cap - s->len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int e = errno;
+
+			if (fd)
+				close(fd);
+			secret_free(s);
+			return cli_fail("%s: %s", path, strerror(e));
+		}
+		if (n == 0)
+			break;
+		s->len += (size_t)n;
+		if (s->len > SECRET_MAX) {
+			if (fd)
+				close(fd);
+			secret_free(s);
+			return cli_fail("%s: key file larger than 8 MiB", path);
+		}
+	}
+	if (fd)
+		close(fd);
+	return 0;
+}
+
+/* One line from the terminal without echo, or from stdin when it is not a terminal. */
+static int read_line(const char *prompt, struct secret *s)
+{
+	int tty = open("/dev/tty", O_RDWR | O_CLOEXEC), fd = isatty(0) && tty >= 0 ? tty : 0;
+	struct termios old, quiet;
+	int echo_off = 0;
+
+	if (secret_alloc(s, 4096))
+		return EXIT_USAGE;
+	if (fd == tty) {
+		if (write(tty, prompt, strlen(prompt)) < 0)
+			(void)0;
+		if (!tcgetattr(tty, &old)) {
+			quiet = old;
+			quiet.c_lflag &= ~(tcflag_t)ECHO;
+			echo_off = !tcsetattr(tty, TCSAFLUSH, &quiet);
+		}
+	}
+	for (;;) {
+		char c;
+		ssize_t n = read(fd, &c, 1);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0 || c == '\n')
+			break;
+		if (s->len + 1 >= s->cap)
+			break;
+		s->p[s->len++] = c;
+	}
+	if (echo_off) {
+		tcsetattr(tty, TCSAFLUSH, &old);
+		if (write(tty, "\n", 1) < 0)
+			(void)0;
+	}
+	if (tty >= 0)
+		close(tty);
+	return 0;
+}
+
+/* The passphrase: --key-file, else a prompt (twice when verify and on a terminal). */
+static int get_pass(const char *key_file, const char *prompt, int verify, struct secret *s)
+{
+	struct secret again = { 0 };
+	int r;
+
+	if (key_file)
+		return read_key_file(key_file, s);
+	r = read_line(prompt, s);
+	if (r || !verify || !isatty(0))
+		return r;
+	r = read_line("Verify passphrase: ", &again);
+	if (!r && (again.len != s->len || memcmp(again.p, s->p, s->len))) {
+		secret_free(s);
+		r = cli_fail("passphrases do not match");
+	}
+	secret_free(&again);
+	return r;
+}
+
+/* ---- progress ----------------------------------------------------------------------- */
+
+struct progress {
+	struct timespec start;
+	double every, last;
+	int shown;
+};
+
+static double elapsed(const struct timespec *t0)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)(t.tv_sec - t0->tv_sec) + (t.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+static void show_progress(uint64_t done, uint64_t total, void *arg)
+{
+	struct progress *p = arg;
+	double t = elapsed(&p->start), rate = t > 0 ? done / t : 0;
+
+	if (done < total && t - p->last < p->every)
+		return;
+	p->last = t;
+	p->shown = 1;
+	double left = rate > 0 ? (total - done) / rate : 0;
+
+	fprintf(stderr, "\rProgress: %5.1f%%, ETA %02u:%02u, %llu MiB written, speed %7.1f MiB/s ",
+	        total ? 100.0 * done / total : 100.0, (unsigned)left / 60, (unsigned)left % 60,
+	        (unsigned long long)(done >> 20), rate / 1048576);
+	if (done >= total)
+		fputc('\n', stderr);
+}
+
+static bc_luks_progress_fn progress_for(const struct opts *o, struct progress *p)
+{
+	memset(p, 0, sizeof(*p));
+	clock_gettime(CLOCK_MONOTONIC, &p->start);
+	p->every = o->progress_every;
+	return !o->no_progress && isatty(2) ? show_progress : NULL;
+}
+
+/* ---- helpers -------------------------------------------------------------------------- */
+
+/* Exit status for a library error: 1 for a wrong passphrase, 2 otherwise. */
+static int lib_fail(int r)
+{
+	cli_fail("%s", bc_luks_error());
+	return r == -EPERM ? EXIT_AUTH : EXIT_USAGE;
+}
+
+static int file_size(const char *path, uint64_t *size)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		return -1;
+	*size = (uint64_t)st.st_size;
+	return 0;
+}
+
+/* Creates path if missing (with size bytes), or checks that overwriting it is allowed. */
+static int prepare_target(const char *path, uint64_t size, int allowed, int luks_check)
+{
+	uint64_t cur;
+	int fd;
+
+	if (!file_size(path, &cur) && cur > 0 && !allowed) {
+		char magic[6] = { 0 };
+
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (luks_check && fd >= 0 && read(fd, magic, 6) == 6 && !memcmp(magic, "LUKS\xba\xbe", 6)) {
+			close(fd);
+			return cli_fail("%s already holds a LUKS header: use --batch-mode to overwrite it", path);
+		}
+		if (fd >= 0)
+			close(fd);
+		return cli_fail("%s is not empty: use --batch-mode (or --force) to overwrite it", path);
+	}
+	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return cli_fail("%s: %s", path, strerror(errno));
+	if (size && (file_size(path, &cur) || cur < size) && ftruncate(fd, (off_t)size)) {
+		int e = errno;
+
+		close(fd);
+		return cli_fail("%s: %s", path, strerror(e));
+	}
+	close(fd);
+	return 0;
+}
+
+static int open_unlocked(const struct opts *o, int writable, bc_luks **l, int *slot)
+{
+	struct secret pass = { 0 };
+	char prompt[512];
+	int r = bc_luks_open(l, o->pos[0], o->header, writable);
+
+	if (r)
+		return lib_fail(r);
+	snprintf(prompt, sizeof(prompt), "Enter passphrase for %s: ", o->pos[0]);
+	r = get_pass(o->key_file, prompt, 0, &pass);
+	if (r) {
+		bc_luks_close(*l);
+		return r;
+	}
+	r = bc_luks_unlock(*l, pass.p, pass.len, o->key_slot);
+	secret_free(&pass);
+	if (r < 0) {
+		bc_luks_close(*l);
+		return lib_fail(r);
+	}
+	if (slot)
+		*slot = r;
+	return 0;
+}
+
+static int encrypt_file(bc_luks *l, const struct opts *o, const char *plain)
+{
+	struct progress p;
+	bc_luks_progress_fn fn = progress_for(o, &p);
+	int fd = open(plain, O_RDONLY | O_CLOEXEC), r;
+	uint64_t size;
+
+	if (fd < 0)
+		return cli_fail("%s: %s", plain, strerror(errno));
+	if (file_size(plain, &size)) {
+		close(fd);
+		return cli_fail("%s: %s", plain, strerror(errno));
+	}
+	r = bc_luks_encrypt_from(l, fd, size, o->threads, fn, &p);
+	close(fd);
+	return r ? lib_fail(r) : 0;
+}
+
+static int decrypt_file(bc_luks *l, const struct opts *o, const char *out)
+{
+	struct progress p;
+	bc_luks_progress_fn fn = progress_for(o, &p);
+	int fd = 1, r;
+
+	if (strcmp(out, "-")) {
+		r = prepare_target(out, 0, o->force || o->batch, 0);
+		if (r)
+			return r;
+		fd = open(out, O_WRONLY | O_CLOEXEC);
+		if (fd < 0)
+			return cli_fail("%s: %s", out, strerror(errno));
+	}
+	r = bc_luks_decrypt_to(l, fd, o->threads, fn, &p);
+	if (fd != 1)
+		close(fd);
+	return r ? lib_fail(r) : 0;
+}
+
+static int read_vk_file(const char *path, size_t len, struct secret *s)
+{
+	int r = read_key_file(path, s);
+
+	if (!r && s->len != len) {
+		secret_free(s);
+		return cli_fail("%s: the volume key file must hold exactly %zu bytes", path, len);
+	}
+	return r;
+}
+
+/* ---- the actions ----------------------------------------------------------------------- */
+
+static int luks_format(const struct opts *o)
+{
+	struct bc_luks_format_params p = { 0 };
+	struct secret pass = { 0 }, vk = { 0 };
+	const char *image = o->pos[0];
+	uint64_t image_size = o->size;
+	bc_luks *l = NULL;
+	char prompt[512];
+	int r, created_image, created_header;
+
+	p.version = !o->type || !strcmp(o->type, "luks2") || !strcmp(o->type, "luks") ? 2 : !strcmp(o->type, "luks1") ? 1 : 0;
+	if (!p.version)
+		return cli_fail("--type %s: luks1 or luks2", o->type);
+	if (o->from && access(o->from, R_OK))
+		return cli_fail("%s: %s", o->from, strerror(errno));
+	p.cipher = o->cipher;
+	p.key_bytes = o->key_bits / 8;
+	if (o->key_bits % 8)
+		return cli_fail("--key-size must be a multiple of 8 bits");
+	p.sector_size = o->sector_size;
+	p.data_offset = o->offset * 512;   /* cryptsetup's --offset counts 512-byte sectors */
+	p.uuid = o->uuid;
+	p.label = o->label;
+	p.subsystem = o->subsystem;
+	p.keyslot = o->key_slot;
+	p.pbkdf = o->pbkdf;
+	created_image = access(image, F_OK) != 0;
+	created_header = o->header && access(o->header, F_OK) != 0;
+	if (o->header) {
+		r = prepare_target(o->header, 0, o->batch || o->force, 1);
+		if (!r)   /* the data file is only written with --from */
+			r = prepare_target(image, image_size, o->batch || o->force || !o->from, 0);
+	} else {
+		r = prepare_target(image, image_size, o->batch || o->force, 1);
+	}
+	if (r)
+		return r;
+	if (o->vk_file) {
+		r = read_vk_file(o->vk_file, p.key_bytes ? p.key_bytes : 64, &vk);
+		if (r)
+			return r;
+		p.volume_key = (const uint8_t *)vk.p;
+		p.key_bytes = (unsigned)vk.len;
+	}
+	snprintf(prompt, sizeof(prompt), "Enter passphrase for %s: ", image);
+	r = get_pass(o->key_file, prompt, 1, &pass);
+	if (!r) {
+		r = bc_luks_format(&l, image, o->header, &p, pass.p, pass.len);
+		r = r ? lib_fail(r) : 0;
+	}
+	secret_free(&pass);
+	secret_free(&vk);
+	if (!r && o->from)
+		r = encrypt_file(l, o, o->from);
+	bc_luks_close(l);
+	if (r && (created_image || created_header)) {
+		/* a refused format leaves no new file behind */
+		if (created_image)
+			unlink(image);
+		if (created_header)
+			unlink(o->header);
+	}
+	return r;
+}
+
+/* encrypt IMAGE PLAIN, decrypt IMAGE OUT */
+static int luks_crypt(const struct opts *o, int enc)
+{
+	bc_luks *l;
+	int r;
+
+	if (o->npos != 2)
+		return cli_fail(enc ? "usage: blockcrypt luks encrypt IMAGE PLAIN" : "usage: blockcrypt luks decrypt IMAGE OUT");
+	r = open_unlocked(o, enc, &l, NULL);
+	if (r)
+		return r;
+	r = enc ? encrypt_file(l, o, o->pos[1]) : decrypt_file(l, o, o->pos[1]);
+	bc_luks_close(l);
+	return r;
+}
+
+static int luks_read(const struct opts *o)
+{
+	struct cli_out out;
+	uint8_t *buf;
+	uint64_t off = o->offset, left = o->length;
+	bc_luks *l;
+	int r;
+
+	if (!o->have_offset || !o->have_length)
+		return cli_fail("usage: blockcrypt luks read IMAGE --offset BYTES --length BYTES");
+	r = open_unlocked(o, 0, &l, NULL);
+	if (r)
+		return r;
+	cli_out_open(&out, NULL);   /* standard output: nothing to open */
+	buf = malloc(1 << 20);
+	if (!buf)
+		r = cli_fail("out of memory");
+	while (!r && left) {
+		size_t n = left < (1 << 20) ? (size_t)left : 1 << 20;
+
+		r = bc_luks_read(l, off, buf, n);
+		if (r)
+			r = lib_fail(r);
+		else
+			r = cli_out_write(&out, buf, n);
+		off += n;
+		left -= n;
+	}
+	if (buf)
+		explicit_bzero(buf, 1 << 20);
+	free(buf);
+	bc_luks_close(l);
+	return r;
+}
+
+static int luks_dump(const struct opts *o)
+{
+	bc_luks *l;
+	uint8_t vk[128];
+	int r;
+
+	if (o->dump_vk) {
+		r = open_unlocked(o, 0, &l, NULL);
+		if (r)
+			return r;
+		r = bc_luks_volume_key(l, vk, sizeof(vk));
+		printf("LUKS header information for %s\nCipher name:   \t%s\nUUID:          \t%s\nMK bits:       \t%d\nMK dump:\t",
+		       o->pos[0], bc_luks_cipher(l), bc_luks_uuid(l), r * 8);
+		for (int i = 0; i < r; i++)
+			printf("%02x%s", vk[i], i + 1 == r ? "\n" : (i + 1) % 16 ? " " : " \n\t\t");
+		explicit_bzero(vk, sizeof(vk));
+		bc_luks_close(l);
+		return 0;
+	}
+	r = bc_luks_open(&l, o->pos[0], o->header, 0);
+	if (r)
+		return lib_fail(r);
+	r = bc_luks_dump(l, stdout, o->json);
+	bc_luks_close(l);
+	return r ? lib_fail(r) : 0;
+}
+
+static int luks_test_passphrase(const struct opts *o)
+{
+	bc_luks *l;
+	int slot, r = open_unlocked(o, 0, &l, &slot);
+
+	if (r)
+		return r;
+	printf("Key slot %d unlocked.\n", slot);
+	bc_luks_close(l);
+	return 0;
+}
+
+static int luks_add_key(const struct opts *o, int change)
+{
+	struct secret pass = { 0 };
+	const char *newfile = o->new_key_file ? o->new_key_file : o->npos > 1 ? o->pos[1] : NULL;
+	bc_luks *l;
+	int old, r;
+
+	r = open_unlocked(o, 1, &l, &old);
+	if (r)
+		return r;
+	r = get_pass(newfile, "Enter new passphrase for key slot: ", 1, &pass);
+	if (!r) {
+		r = change ? bc_luks_change_key(l, old, &o->pbkdf, pass.p, pass.len)
+		           : bc_luks_add_key(l, o->key_slot, &o->pbkdf, pass.p, pass.len);
+		if (r < 0)
+			r = lib_fail(r);
+		else {
+			printf(change ? "Key slot %d changed.\n" : "Key slot %d created.\n", r);
+			r = 0;
+		}
+	}
+	secret_free(&pass);
+	bc_luks_close(l);
+	return r;
+}
+
+static int active_slots(const bc_luks *l)
+{
+	int n = 0;
+
+	for (int i = 0; i < bc_luks_max_slots(l); i++)
+		n += bc_luks_slot_active(l, i) == 1;
+	return n;
+}
+
+static int luks_kill(const struct opts *o, int by_pass)
+{
+	bc_luks *l;
+	unsigned slot;
+	int s, r;
+
+	if (by_pass) {
+		r = open_unlocked(o, 1, &l, &s);
+	} else {
+		if (o->npos != 2 || parse_u32(o->pos[1], &slot) || slot > 31)
+			return cli_fail("usage: blockcrypt luks kill-slot IMAGE SLOT");
+		s = (int)slot;
+		/* as cryptsetup: a passphrase (of any keyslot) proves the right to do it, unless --batch-mode */
+		r = o->batch ? bc_luks_open(&l, o->pos[0], o->header, 1) : open_unlocked(o, 1, &l, NULL);
+		if (r && o->batch)
+			return lib_fail(r);
+	}
+	if (r)
+		return r;
+	r = bc_luks_slot_active(l, s);
+	if (r == 1 && active_slots(l) == 1 && !o->batch)
+		r = cli_fail("keyslot %d is the last one: the image would become unusable (use --batch-mode)", s);
+	else if (r == 1)
+		r = bc_luks_kill_slot(l, s) ? lib_fail(-EINVAL) : 0;
+	else
+		r = cli_fail("keyslot %d is not active", s);
+	bc_luks_close(l);
+	return r;
+}
+
+static int luks_uuid(const struct opts *o)
+{
+	bc_luks *l;
+	int r = bc_luks_open(&l, o->pos[0], o->header, o->uuid != NULL);
+
+	if (r)
+		return lib_fail(r);
+	r = o->uuid ? bc_luks_set_uuid(l, o->uuid) : 0;
+	if (r)
+		r = lib_fail(r);
+	else if (!o->uuid)
+		printf("%s\n", bc_luks_uuid(l));
+	bc_luks_close(l);
+	return r;
+}
+
+int cmd_luks(int argc, char **argv)
+{
+	static const struct { const char *name; int arg; } acts[] = {
+		{ "format", 0 }, { "encrypt", 1 }, { "decrypt", 2 }, { "read", 3 }, { "dump", 4 },
+		{ "test-passphrase", 5 }, { "add-key", 6 }, { "change-key", 7 }, { "remove-key", 8 },
+		{ "kill-slot", 9 }, { "uuid", 10 },
+	};
+	const char *act = argc > 1 ? argv[1] : "";
+	struct opts o;
+	int which = -1;
+
+	for (size_t i = 0; i < sizeof(acts) / sizeof(acts[0]); i++)
+		if (!strcmp(act, acts[i].name))
+			which = acts[i].arg;
+	if (which < 0) {
+		fputs(cli_luks_help, stderr);
+		return EXIT_USAGE;
+	}
+	if (parse_opts(argc - 2, argv + 2, &o))
+		return EXIT_USAGE;
+	if (o.unbounded)   /* the user vouches for the header: cryptsetup's own maxima */
+		bc_luks_set_pbkdf_limits(4194304, UINT32_MAX, UINT32_MAX);
+	if (o.npos < 1)
+		return cli_fail("luks %s: IMAGE missing", act);
+	switch (which) {
+	case 0: return luks_format(&o);
+	case 1: return luks_crypt(&o, 1);
+	case 2: return luks_crypt(&o, 0);
+	case 3: return luks_read(&o);
+	case 4: return luks_dump(&o);
+	case 5: return luks_test_passphrase(&o);
+	case 6: return luks_add_key(&o, 0);
+	case 7: return luks_add_key(&o, 1);
+	case 8: return luks_kill(&o, 1);
+	case 9: return luks_kill(&o, 0);
+	default: return luks_uuid(&o);
+	}
+}
+
+int cmd_plain(int argc, char **argv)
+{
+	const char *act = argc > 1 ? argv[1] : "";
+	struct secret key = { 0 };
+	struct opts o;
+	bc_luks *l;
+	int enc = !strcmp(act, "encrypt"), r;
+	unsigned ss;
+
+	if (!enc && strcmp(act, "decrypt")) {
+		fputs(cli_plain_help, stderr);
+		return EXIT_USAGE;
+	}
+	if (parse_opts(argc - 2, argv + 2, &o))
+		return EXIT_USAGE;
+	if (o.npos != 2 || !o.key_file)
+		return cli_fail("usage: blockcrypt plain %s IN OUT --key-file RAWKEY [options]", act);
+	ss = o.sector_size ? o.sector_size : 512;
+	r = read_vk_file(o.key_file, o.key_bits ? o.key_bits / 8 : 32, &key);
+	if (r)
+		return r;
+	if (enc)
+		r = prepare_target(o.pos[1], 0, 1, 0);
+	if (!r) {
+		r = bc_luks_open_plain(&l, enc ? o.pos[1] : o.pos[0], o.cipher ? o.cipher : "aes-cbc-essiv:sha256",
+		                       (const uint8_t *)key.p, key.len, ss, o.iv_large, o.offset * 512, o.size * 512,
+		                       o.iv_offset, enc);
+		r = r ? lib_fail(r) : 0;
+	}
+	secret_free(&key);
+	if (r)
+		return r;
+	r = enc ? encrypt_file(l, &o, o.pos[0]) : decrypt_file(l, &o, o.pos[1]);
+	bc_luks_close(l);
+	return r;
+}
+#endif
