@@ -15,7 +15,8 @@ FUZZ_HDRS    := tests/fuzz/fuzz_common.h tests/common.h include/blockcrypt.h
 # Which harnesses this machine can build (evaluated only by the fuzz targets).
 FUZZ_HAVE_PEERS = $(shell pkg-config --exists libcrypto libgcrypt 2>/dev/null && echo yes)
 FUZZ_NAMES    = fuzz_drivers fuzz_cli $(if $(FUZZ_HAVE_PEERS),fuzz_peers)
-FUZZ_TOOL_SRC := $(filter-out tools/blockcrypt.c,$(wildcard tools/*.c))
+# cli_luks.c needs the disk-image library; fuzz_luks_header is its harness (later).
+FUZZ_TOOL_SRC := $(filter-out tools/blockcrypt.c tools/cli_luks.c,$(wildcard tools/*.c))
 FUZZ_TOOL_OBJ := $(FUZZ_TOOL_SRC:%.c=$(FUZZ_BUILD)/%.o)
 # ASan's stack instrumentation of the SIMD drivers' register arrays makes clang 14 spend half an hour on
 # one file; those files keep heap and global checking (the caller's buffers), the rest keeps all of it.
