@@ -177,3 +177,8 @@ bench-floor: $(BUILD)/bench-floor
 	$(BUILD)/bench-floor
 
 .PHONY: bench-peers bench-floor
+
+# Issue 15: fuzzing (`make fuzz`), timing (`make check-ct`), allocation failure and wiping (group oom).
+include tests/fuzz/fuzz.mk
+include tests/ct/ct.mk
+include tests/robust/robust.mk

@@ -149,12 +149,14 @@ struct bc_driver_info {
 
 /* Calls cb for every driver usable on this CPU: every dedicated driver and,
  * for each algorithm name, the template instance over its best inner driver.
- * Stops early and returns cb's value if it is non-zero. */
+ * Stops early and returns cb's value if it is non-zero; -ENOMEM if the
+ * registry could not be set up. */
 BC_API int bc_list_drivers(int (*cb)(const struct bc_driver_info *info, void *arg), void *arg);
 
 /* Runs the known-answer tests of every driver bc_list_drivers shows
  * (full: also the long ones, such as the 1,000,000-iteration SM4 vector) and
- * calls cb with each result (0 or a negative errno). Returns the number of failures. */
+ * calls cb with each result (0 or a negative errno). Returns the number of failures,
+ * or -ENOMEM if the registry could not be set up. */
 BC_API int bc_selftest_all(int full, void (*cb)(const struct bc_driver_info *info, int result, void *arg), void *arg);
 
 /* The CPU features in use after BLOCKCRYPT_DISABLE, as a space-separated list. */

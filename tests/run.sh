@@ -257,6 +257,66 @@ if want luks; then
 	group_time luks "$t0"
 fi
 
+# ---- (11) fuzzing: each libFuzzer harness replays its corpus, then runs FUZZ_CHECK_SECONDS (20) -------------
+if want fuzz; then
+	t0=$(date +%s)
+	if ! echo 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n){(void)d;(void)n;return 0;}' |
+		${FUZZ_CC:-clang} -fsanitize=fuzzer,address -x c - -o "$LOGDIR/fuzz-probe" >/dev/null 2>&1; then
+		echo "SKIPPED: fuzz: clang cannot link -fsanitize=fuzzer (install clang and libclang-rt-14-dev)"
+	elif ! env -u BUILD make -j2 fuzz-build >"$LOGDIR/build-fuzz.log" 2>&1; then
+		echo "[fuzz] build failed: make fuzz-build"
+		tail -n 25 "$LOGDIR/build-fuzz.log" | sed 's/^/    /'
+		TOTAL_F=$((TOTAL_F + 1))
+	else
+		[ -x build-fuzz/fuzz_peers ] ||
+			echo "SKIPPED: fuzz: fuzz_peers needs libssl-dev and libgcrypt20-dev (pkg-config libcrypto libgcrypt)"
+		for f in build-fuzz/fuzz_drivers build-fuzz/fuzz_peers build-fuzz/fuzz_cli; do
+			[ -x "$f" ] && run_test fuzz "$(basename "$f")" sh tests/fuzz/check.sh "$f" "${FUZZ_CHECK_SECONDS:-20}"
+		done
+	fi
+	group_time fuzz "$t0"
+fi
+
+# ---- (12) constant time by timing (dudect): every x86 driver, the short form (make check-ct: the long one) --
+if want ct; then
+	t0=$(date +%s)
+	if [ "$ARCH" != x86_64 ]; then
+		echo "SKIPPED: ct: the timing test measures x86 drivers with rdtscp; not an x86-64 host ($ARCH)"
+	elif [ ! -x "$BUILD/tests/ct_timing" ]; then
+		echo "[ct] $BUILD/tests/ct_timing was not built"
+		TOTAL_F=$((TOTAL_F + 1))
+	else
+		run_test ct ct_timing "$BUILD/tests/ct_timing" "${CT_SAMPLES:-20000}"
+	fi
+	group_time ct "$t0"
+fi
+
+# ---- (13) ThreadSanitizer: shared tfms on every driver, allocation racing the first-use self-tests --------
+if want tsan; then
+	t0=$(date +%s)
+	if ! echo 'int main(void){return 0;}' | cc -fsanitize=thread -x c - -o "$LOGDIR/tsan-probe" >/dev/null 2>&1; then
+		echo "SKIPPED: tsan: the compiler cannot link -fsanitize=thread (libtsan2)"
+	elif build tsan BUILD=build-tsan SANITIZE=-fsanitize=thread; then
+		run_test tsan test_threads env TSAN_OPTIONS=halt_on_error=1:exitcode=66 build-tsan/tests/test_threads
+	fi
+	group_time tsan "$t0"
+fi
+
+# ---- (14) allocation failure and key wiping: every allocation fails in turn; freed contexts must be zero ----
+if want oom; then
+	t0=$(date +%s)
+	if ! env -u BUILD make BUILD="$BUILD" "$BUILD/tests/oom" >"$LOGDIR/build-oom.log" 2>&1; then
+		echo "[oom] build failed: make $BUILD/tests/oom"
+		tail -n 25 "$LOGDIR/build-oom.log" | sed 's/^/    /'
+		TOTAL_F=$((TOTAL_F + 1))
+	else
+		echo 'int main(void){return 0;}' | cc -fsanitize=leak -x c - -o "$LOGDIR/lsan-probe" >/dev/null 2>&1 ||
+			echo "SKIPPED: oom: leak checking (cc cannot link -fsanitize=leak: liblsan0); failures still tested"
+		run_test oom oom "$BUILD/tests/oom"
+	fi
+	group_time oom "$t0"
+fi
+
 echo "  (total: $(($(date +%s) - T_START)) s)"
 echo "$TOTAL_P passed, $TOTAL_F failed"
 [ "$TOTAL_F" -eq 0 ]

@@ -56,9 +56,9 @@ int bc_skcipher_alloc(bc_skcipher **tfm, const char *name)
 	if (!tfm)
 		return -EINVAL;
 	*tfm = NULL;
-	alg = bc_find_skcipher(name);
+	alg = bc_find_skcipher(name, &err);
 	if (!alg)
-		return -ENOENT;
+		return err;
 	err = tfm_new(sizeof(**tfm), alg->ctxsize, &t, &ctx);
 	if (err)
 		return err;
@@ -156,30 +156,37 @@ struct bc_aead {
 	int keyed;
 };
 
-/* "gcm(aes)" -> "gcm_base(<best ctr(aes) driver>,<best ghash driver>)". */
-static const struct bc_aead_alg *stream_alg(const struct bc_aead_alg *alg)
+/* "gcm(aes)" -> "gcm_base(<best ctr(aes) driver>,<best ghash driver>)"; NULL with *err
+ * -ENOMEM if memory ran out on the way, else with *err 0 (no incremental form). */
+static const struct bc_aead_alg *stream_alg(const struct bc_aead_alg *alg, int *err)
 {
-	const struct bc_skcipher_alg *ctr;
-	const struct bc_shash_alg *ghash;
+	const struct bc_skcipher_alg *ctr = NULL;
+	const struct bc_shash_alg *ghash = NULL;
+	const struct bc_aead_alg *found = NULL;
 	char name[256];
 
+	*err = 0;
 	if (alg->start)
 		return alg;
 	if (strncmp(alg->name, "gcm(", 4))
 		return NULL;
-	ctr = snprintf(name, sizeof(name), "ctr(%s", alg->name + 4) < (int)sizeof(name) ? bc_find_skcipher(name) : NULL;
-	ghash = bc_find_shash("ghash");
-	if (!ctr || !ghash ||
-	    snprintf(name, sizeof(name), "gcm_base(%s,%s)", ctr->driver, ghash->driver) >= (int)sizeof(name))
-		return NULL;
-	return bc_find_aead(name);
+	if (snprintf(name, sizeof(name), "ctr(%s", alg->name + 4) < (int)sizeof(name))
+		ctr = bc_find_skcipher(name, err);
+	if (ctr)
+		ghash = bc_find_shash("ghash", err);
+	if (ctr && ghash && snprintf(name, sizeof(name), "gcm_base(%s,%s)", ctr->driver, ghash->driver) < (int)sizeof(name))
+		found = bc_find_aead(name, err);
+	if (!found && *err != -ENOMEM)
+		*err = 0;
+	return found;
 }
 
-/* SP 800-38D 5.2.1.1: at most 2^39 - 256 bits of plaintext (a limit only a
- * 64-bit size_t can reach). */
-static int gcm_too_long(uint64_t len)
+/* SP 800-38D 5.2.1.1: at most 2^39 - 256 bits of plaintext, and at most
+ * 2^64 - 1 bits of IV and of AAD, whose bit lengths GHASH encodes in 64 bits
+ * (limits only a 64-bit size_t can reach). */
+static int gcm_too_long(uint64_t ivlen, uint64_t adlen, uint64_t len)
 {
-	return len > (((uint64_t)1 << 39) - 256) / 8;
+	return len > (((uint64_t)1 << 39) - 256) / 8 || ivlen > UINT64_MAX / 8 || adlen > UINT64_MAX / 8;
 }
 
 int bc_aead_alloc(bc_aead **tfm, const char *name)
@@ -191,9 +198,9 @@ int bc_aead_alloc(bc_aead **tfm, const char *name)
 	if (!tfm)
 		return -EINVAL;
 	*tfm = NULL;
-	alg = bc_find_aead(name);
+	alg = bc_find_aead(name, &err);
 	if (!alg)
-		return -ENOENT;
+		return err;
 	err = tfm_new(sizeof(**tfm), alg->ctxsize, &t, &ctx);
 	if (err)
 		return err;
@@ -203,7 +210,13 @@ int bc_aead_alloc(bc_aead **tfm, const char *name)
 	(*tfm)->authsize = alg->maxauthsize;
 	if (alg->init)
 		alg->init(ctx, alg);
-	(*tfm)->stream = stream_alg(alg);
+	(*tfm)->stream = stream_alg(alg, &err);
+	if (err) {
+		ctx_free(ctx, alg->ctxsize);
+		free(t);
+		*tfm = NULL;
+		return err;
+	}
 	if ((*tfm)->stream == alg) {
 		(*tfm)->stream_ctx = ctx;
 	} else if ((*tfm)->stream) {
@@ -259,7 +272,7 @@ static int aead_check(const bc_aead *tfm, const uint8_t *iv, size_t ivlen, const
 		return -EINVAL;
 	if (!tfm->keyed)
 		return -ENOKEY;
-	if (!iv || !ivlen || (adlen && !ad) || (len && (!src || !dst)) || !tag || gcm_too_long(len))
+	if (!iv || !ivlen || (adlen && !ad) || (len && (!src || !dst)) || !tag || gcm_too_long(ivlen, adlen, len))
 		return -EINVAL;
 	return 0;
 }
@@ -291,7 +304,7 @@ struct bc_aead_req {
 	const bc_aead *tfm;
 	int state;                   /* REQ_*: what may come next */
 	int enc;
-	uint64_t len;
+	uint64_t len, adlen;
 	void *st;                    /* the algorithm's state, reqsize bytes */
 };
 
@@ -327,7 +340,7 @@ void bc_aead_req_free(bc_aead_req *req)
 
 int bc_aead_start(bc_aead_req *req, int encrypt, const uint8_t *iv, size_t ivlen)
 {
-	if (!req || !iv || !ivlen)
+	if (!req || !iv || !ivlen || gcm_too_long(ivlen, 0, 0))
 		return -EINVAL;
 	if (!req->tfm->keyed)
 		return -ENOKEY;
@@ -335,20 +348,23 @@ int bc_aead_start(bc_aead_req *req, int encrypt, const uint8_t *iv, size_t ivlen
 	req->state = REQ_AD;
 	req->enc = !!encrypt;
 	req->len = 0;
+	req->adlen = 0;
 	return 0;
 }
 
 int bc_aead_update_ad(bc_aead_req *req, const uint8_t *ad, size_t len)
 {
-	if (!req || req->state != REQ_AD || (len && !ad))
+	if (!req || req->state != REQ_AD || (len && !ad) || gcm_too_long(0, req->adlen + len, 0) ||
+	    req->adlen + len < req->adlen)
 		return -EINVAL;
 	req->tfm->stream->ad(req->tfm->stream_ctx, req->st, ad, len);
+	req->adlen += len;
 	return 0;
 }
 
 int bc_aead_update(bc_aead_req *req, const uint8_t *src, uint8_t *dst, size_t len)
 {
-	if (!req || req->state == REQ_IDLE || (len && (!src || !dst)) || gcm_too_long(req->len + len) ||
+	if (!req || req->state == REQ_IDLE || (len && (!src || !dst)) || gcm_too_long(0, 0, req->len + len) ||
 	    req->len + len < req->len)
 		return -EINVAL;
 	if (!len)
@@ -410,9 +426,9 @@ int bc_shash_alloc(bc_shash **tfm, const char *name)
 	if (!tfm)
 		return -EINVAL;
 	*tfm = NULL;
-	alg = bc_find_shash(name);
+	alg = bc_find_shash(name, &err);
 	if (!alg)
-		return -ENOENT;
+		return err;
 	err = tfm_new(sizeof(**tfm), alg->ctxsize, &t, &ctx);
 	if (err)
 		return err;

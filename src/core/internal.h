@@ -152,11 +152,13 @@ struct bc_shash_alg {
 /* ---- registry (src/core/registry.c) ----------------------------------------------
  * By algorithm name: the best usable driver that passed its self-test (a
  * template instance over the best inner driver competes with the dedicated
- * drivers). By driver name: exactly that driver. NULL if none. */
-const struct bc_cipher_alg   *bc_find_cipher(const char *name);
-const struct bc_skcipher_alg *bc_find_skcipher(const char *name);
-const struct bc_aead_alg     *bc_find_aead(const char *name);
-const struct bc_shash_alg    *bc_find_shash(const char *name);
+ * drivers). By driver name: exactly that driver (*err 0). NULL if none, with
+ * *err -ENOENT, or -ENOMEM when memory ran out on the way (nothing is remembered
+ * of that: the same call can succeed later). */
+const struct bc_cipher_alg   *bc_find_cipher(const char *name, int *err);
+const struct bc_skcipher_alg *bc_find_skcipher(const char *name, int *err);
+const struct bc_aead_alg     *bc_find_aead(const char *name, int *err);
+const struct bc_shash_alg    *bc_find_shash(const char *name, int *err);
 
 /* ---- helpers shared by all code (src/core/util.c) ---------------------------------- */
 void bc_wipe(void *p, size_t len);                       /* memset the compiler cannot drop */

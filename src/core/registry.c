@@ -66,27 +66,41 @@ static void add(struct entry *e)
 	*p = e;
 }
 
+/* Set when an allocation failed during the current registry operation (under
+ * the lock): the caller gets -ENOMEM, and nothing is recorded as a verdict, so
+ * the same call works once memory is back. */
+static int out_of_memory;
+static struct entry *statics;    /* the dedicated drivers' entries, one block */
+static size_t nstatics;
+
 static void add_static(enum bc_type type, const void *alg, const char *name, const char *driver, int prio,
 		       uint32_t cpu)
 {
-	struct entry *e = calloc(1, sizeof(*e));
+	struct entry *e = &statics[nstatics++];
 
-	if (!e)
-		return;    /* out of memory at start-up: the driver is simply not offered */
 	*e = (struct entry){ type, alg, name, driver, prio, cpu, 0, NULL };
 	add(e);
 }
 
-static void registry_init(void)
+/* Registers every dedicated driver, all at once: 0, or -ENOMEM with the
+ * registry still empty, so that the next call tries again. */
+static int add_statics(void)
 {
-	pthread_mutexattr_t a;
+	size_t n = 0;
 
-	/* Recursive: building an instance looks up its inner drivers, and a
-	 * self-test may allocate through the registry. */
-	pthread_mutexattr_init(&a);
-	pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
-	pthread_mutex_init(&lock, &a);
-	pthread_mutexattr_destroy(&a);
+	if (statics)
+		return 0;
+	for (size_t i = 0; bc_cipher_drivers[i]; i++)
+		n++;
+	for (size_t i = 0; bc_skcipher_drivers[i]; i++)
+		n++;
+	for (size_t i = 0; bc_aead_drivers[i]; i++)
+		n++;
+	for (size_t i = 0; bc_shash_drivers[i]; i++)
+		n++;
+	statics = calloc(n, sizeof(*statics));
+	if (!statics)
+		return -ENOMEM;
 	for (size_t i = 0; bc_cipher_drivers[i]; i++) {
 		const struct bc_cipher_alg *x = bc_cipher_drivers[i];
 		add_static(BC_TYPE_CIPHER, x, x->name, x->driver, x->priority, x->cpu);
@@ -103,6 +117,32 @@ static void registry_init(void)
 		const struct bc_shash_alg *x = bc_shash_drivers[i];
 		add_static(BC_TYPE_SHASH, x, x->name, x->driver, x->priority, x->cpu);
 	}
+	return 0;
+}
+
+static void registry_init(void)
+{
+	pthread_mutexattr_t a;
+
+	/* Recursive: building an instance looks up its inner drivers, and a
+	 * self-test may allocate through the registry. */
+	pthread_mutexattr_init(&a);
+	pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
+	pthread_mutex_init(&lock, &a);
+	pthread_mutexattr_destroy(&a);
+}
+
+/* Takes the lock, the dedicated drivers registered: 0, or -ENOMEM and not locked. */
+static int registry_lock(void)
+{
+	pthread_once(&once, registry_init);
+	pthread_mutex_lock(&lock);
+	out_of_memory = 0;
+	if (add_statics()) {
+		pthread_mutex_unlock(&lock);
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 static int usable(const struct entry *e)
@@ -114,8 +154,15 @@ static int usable(const struct entry *e)
  * remembered and never handed out. */
 static int passes(struct entry *e)
 {
-	if (!e->state)
-		e->state = bc_selftest_run(e->type, e->alg, 0) ? -1 : 1;
+	if (!e->state) {
+		int r = bc_selftest_run(e->type, e->alg, 0);
+
+		if (r == -ENOMEM) {
+			out_of_memory = 1;   /* no verdict: tested again next time */
+			return 0;
+		}
+		e->state = r ? -1 : 1;
+	}
 	return e->state > 0;
 }
 
@@ -224,8 +271,10 @@ static struct entry *instantiate(const struct bc_template *t, struct entry *in, 
 	if (found)
 		return found;
 	inst = calloc(1, sizeof(*inst));
-	if (!inst)
+	if (!inst) {
+		out_of_memory = 1;
 		return NULL;
+	}
 	strcpy(inst->name, name);
 	strcpy(inst->driver, driver);
 	inst->e.type = t->type;
@@ -371,37 +420,43 @@ static struct entry *lookup(enum bc_type type, const char *name, int by_driver)
 				best = e;
 		if (!best || passes(best))
 			return best;
+		if (out_of_memory)
+			return NULL;
 	}
 }
 
-static const void *find(enum bc_type type, const char *name)
+static const void *find(enum bc_type type, const char *name, int *err)
 {
 	struct entry *e;
 
+	*err = -ENOENT;
 	if (!name)
 		return NULL;
-	pthread_once(&once, registry_init);
-	pthread_mutex_lock(&lock);
+	if (registry_lock()) {
+		*err = -ENOMEM;
+		return NULL;
+	}
 	e = lookup(type, name, 0);
+	*err = e ? 0 : out_of_memory ? -ENOMEM : -ENOENT;
 	pthread_mutex_unlock(&lock);
 	return e ? e->alg : NULL;
 }
 
-const struct bc_cipher_alg *bc_find_cipher(const char *name)
+const struct bc_cipher_alg *bc_find_cipher(const char *name, int *err)
 {
-	return find(BC_TYPE_CIPHER, name);
+	return find(BC_TYPE_CIPHER, name, err);
 }
-const struct bc_skcipher_alg *bc_find_skcipher(const char *name)
+const struct bc_skcipher_alg *bc_find_skcipher(const char *name, int *err)
 {
-	return find(BC_TYPE_SKCIPHER, name);
+	return find(BC_TYPE_SKCIPHER, name, err);
 }
-const struct bc_aead_alg *bc_find_aead(const char *name)
+const struct bc_aead_alg *bc_find_aead(const char *name, int *err)
 {
-	return find(BC_TYPE_AEAD, name);
+	return find(BC_TYPE_AEAD, name, err);
 }
-const struct bc_shash_alg *bc_find_shash(const char *name)
+const struct bc_shash_alg *bc_find_shash(const char *name, int *err)
 {
-	return find(BC_TYPE_SHASH, name);
+	return find(BC_TYPE_SHASH, name, err);
 }
 
 static void fill_info(const struct entry *e, struct bc_driver_info *info)
@@ -481,8 +536,8 @@ int bc_list_drivers(int (*cb)(const struct bc_driver_info *info, void *arg), voi
 	size_t n;
 	int ret = 0;
 
-	pthread_once(&once, registry_init);
-	pthread_mutex_lock(&lock);
+	if (registry_lock())
+		return -ENOMEM;
 	n = collect(list, MAX_LISTED, 0);
 	pthread_mutex_unlock(&lock);
 	for (size_t i = 0; i < n && !ret; i++) {
@@ -499,14 +554,14 @@ int bc_selftest_all(int full, void (*cb)(const struct bc_driver_info *info, int 
 	size_t n;
 	int failures = 0;
 
-	pthread_once(&once, registry_init);
-	pthread_mutex_lock(&lock);
+	if (registry_lock())
+		return -ENOMEM;
 	n = collect(list, MAX_LISTED, 1);
 	for (size_t i = 0; i < n; i++) {
 		int r = list[i]->state < 0 ? -EBADMSG : full ? bc_selftest_run(list[i]->type, list[i]->alg, 1) : 0;
 
-		if (r)
-			list[i]->state = -1;
+		if (r && r != -ENOMEM)
+			list[i]->state = -1;   /* out of memory is no verdict */
 		failures += r != 0;
 		fill_info(list[i], &info);
 		if (cb)

@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+# Seed inputs for the fuzz harnesses, encoded from the library's known-answer vectors (src/core/selftest_vectors.txt,
+# uniform format of tests/vectors/FORMAT.md). Usage: seeds.py OUTDIR; then `HARNESS -merge=1 CORPUS OUTDIR/HARNESS`.
+import hashlib
+import os
+import struct
+import sys
+
+# The order of fz_algs[] in fuzz_common.c and the key sizes of tests/common.c.
+ALGS = ["ecb(aes)", "cbc(aes)", "ctr(aes)", "cts(cbc(aes))", "xts(aes)", "essiv(cbc(aes),sha256)", "gcm(aes)",
+        "cmac(aes)", "xcbc(aes)", "cbcmac(aes)", "ecb(sm4)", "cbc(sm4)", "ctr(sm4)", "cts(cbc(sm4))", "xts(sm4)",
+        "essiv(cbc(sm4),sm3)", "gcm(sm4)", "cmac(sm4)", "xcbc(sm4)", "cbcmac(sm4)", "sha256", "sm3", "ghash"]
+TAGS = [4, 8, 12, 13, 14, 15, 16]
+
+
+def keysizes(alg):
+    for prefix, sizes in (("xts(aes)", [32, 48, 64]), ("xts(sm4)", [32]), ("essiv(cbc(aes)", [16, 24, 32]),
+                          ("essiv(cbc(sm4)", [16]), ("ghash", [16]), ("sha256", []), ("sm3", [])):
+        if alg.startswith(prefix):
+            return sizes
+    return [16] if "(sm4)" in alg else [16, 24, 32]
+
+
+def records(path):
+    rec = {}
+    for line in open(path, encoding="utf-8"):
+        line = line.strip()
+        if not line:
+            if rec:
+                yield rec
+            rec = {}
+        elif not line.startswith("#") and "=" in line:
+            k, v = (x.strip() for x in line.split("=", 1))
+            rec[k] = v
+    if rec:
+        yield rec
+
+
+def u16(n):
+    return struct.pack("<H", n)
+
+
+def key_part(alg, key, sel_any=False):
+    sizes = keysizes(alg)
+    if not sizes:
+        return bytes([0])
+    return bytes([sizes.index(len(key))]) + key
+
+
+def drivers_seed(alg, r):
+    i = ALGS.index(alg)
+    key = bytes.fromhex(r.get("key", ""))
+    head = bytes([i, 0, 0]) + key_part(alg, key)
+    if alg.startswith("gcm("):
+        iv, ad, pt = (bytes.fromhex(r.get(k, "")) for k in ("iv", "assoc", "ptext"))
+        tag = bytes.fromhex(r.get("tag", "00" * 16))
+        if not iv or len(iv) > 127 or len(pt) > 8191 or len(ad) > 1023 or len(tag) not in TAGS:
+            return None
+        return head + bytes([TAGS.index(len(tag)), 0x80 if len(iv) == 12 else len(iv)]) + u16(len(ad)) + \
+            u16(len(pt)) + iv + pt + bytes([0]) + ad + bytes([0, 0, 0, 0, 0])
+    if "mac" in alg or alg in ("sha256", "sm3", "ghash"):
+        msg = bytes.fromhex(r.get("msg", r.get("ptext", "")))
+        return head + u16(len(msg)) + bytes([0]) + msg + bytes([0, 1]) + u16(len(msg) // 2)
+    iv, pt = bytes.fromhex(r.get("iv", "")), bytes.fromhex(r.get("ptext", ""))
+    if len(pt) > 8191:
+        return None
+    return head + u16(len(pt)) + iv + pt + bytes([0, 0, 0])
+
+
+def peers_seed(alg, r):
+    i = ALGS.index(alg)
+    key = bytes.fromhex(r.get("key", ""))
+    sizes = keysizes(alg)
+    head = bytes([i, 0]) + (bytes([sizes.index(len(key))]) + key if sizes else b"")
+    if alg.startswith("gcm("):
+        iv, ad, pt = (bytes.fromhex(r.get(k, "")) for k in ("iv", "assoc", "ptext"))
+        if not 1 <= len(iv) <= 64:
+            return None
+        return head + bytes([6, len(iv) - 1]) + u16(len(ad)) + u16(len(pt)) + bytes([0]) + iv + ad + pt
+    if "mac" in alg or alg in ("sha256", "sm3", "ghash"):
+        msg = bytes.fromhex(r.get("msg", r.get("ptext", "")))
+        return head + u16(len(msg)) + msg
+    iv, pt = bytes.fromhex(r.get("iv", "00" * 16)), bytes.fromhex(r.get("ptext", ""))
+    return head + u16(len(pt)) + iv.ljust(16, b"\0") + pt
+
+
+def cli_seed(alg, r):
+    args = []
+    if alg.startswith("gcm(") or alg.split("(")[0] in ("ecb", "cbc", "ctr", "cts", "xts", "essiv"):
+        cmd, data = 0, r.get("ptext", "")
+        args = [alg, "--key", r["key"]]
+        if r.get("iv"):
+            args += ["--iv", r["iv"]]
+        if r.get("assoc"):
+            args += ["--aad", r["assoc"]]
+        if alg.startswith("gcm(") and r.get("tag"):
+            args += ["--tag-len", str(len(r["tag"]) // 2)]
+    elif "key" in r:
+        cmd, data, args = 2, r.get("msg", ""), [alg, "--key", r["key"], "--hex"]
+    else:
+        cmd, data, args = 3, r.get("msg", ""), [alg, "--hex"]
+    return bytes([cmd]) + b"\0".join(a.encode() for a in args) + b"\0\0" + bytes.fromhex(data)
+
+
+def main():
+    out = sys.argv[1]
+    src = os.path.join(os.path.dirname(__file__), "..", "..", "src", "core", "selftest_vectors.txt")
+    extra = {"fuzz_cli": [b"\x04", b"\x05list", b"\x06--sizes\x0016,64\x00--time\x000.5", b"\x07--time\x001e-3",
+                          b"\x01xts(aes)\x00--key\x00zz\x00--iv\x00" + b"00" * 16 + b"\0\0"]}
+    for name, enc in (("fuzz_drivers", drivers_seed), ("fuzz_peers", peers_seed), ("fuzz_cli", cli_seed)):
+        d = os.path.join(out, name)
+        os.makedirs(d, exist_ok=True)
+        seeds = [enc(r["alg"], r) for r in records(src) if r.get("alg") in ALGS and "iterations" not in r]
+        for s in [s for s in seeds if s] + extra.get(name, []):
+            with open(os.path.join(d, hashlib.sha1(s).hexdigest()), "wb") as f:
+                f.write(s)
+
+
+main()
