@@ -168,6 +168,10 @@ void bc_wipe(void *p, size_t len);                       /* memset the compiler 
  * keys, the GHASH powers and a pipeline of blocks exceed 32 registers). */
 #define BC_BURN_STACK 1024
 void bc_burn_stack(void);
+/* The same below a callee with a large frame: the x86 SM4 GCM pass, whose
+ * keystream groups and spilled round keys take a few KiB. */
+#define BC_BURN_STACK_DEEP 6144
+void bc_burn_stack_deep(void);
 /* Hides a public value from the optimiser. Adding it to a secret then gives
  * no induction variable, so a loop over a public index cannot be rewritten
  * into one whose exit test compares the secret (gcc does exactly that to

@@ -28,6 +28,13 @@ __attribute__((noinline)) void bc_burn_stack(void)
 	bc_wipe(buf, sizeof(buf));
 }
 
+__attribute__((noinline)) void bc_burn_stack_deep(void)
+{
+	uint8_t buf[BC_BURN_STACK_DEEP];
+
+	bc_wipe(buf, sizeof(buf));
+}
+
 /* Every byte is read whatever the data; the result depends only on the OR of
  * the differences, so timing says nothing about where a tag differs. */
 int bc_memneq(const void *a, const void *b, size_t len)

@@ -1233,9 +1233,11 @@ SM4X_FN __m128i sm4x_gcm_hash(const struct bc_ghash_x86_key *gh, __m128i acc, co
  * ciphertext is hashed during a full pass's rounds: when decrypting its
  * own (read before dst, which may be src, is written), when encrypting the
  * previous one's (pend). Other passes are hashed beside. */
-SM4X_FN __m128i sm4x_gcm(const struct bc_sm4_x86_gcm_key *key, int enc, const uint8_t *iv, size_t ivlen,
-                         const uint8_t *ad, size_t adlen, const uint8_t *src, uint8_t *dst, size_t len,
-                         __m128i *ej0)
+/* Out of line, so that its frame (keystream groups, and round keys the
+ * compiler spills) lies below its caller's, where bc_burn_stack_deep reaches. */
+static __attribute__((noinline, target(SM4X_TARGET)))
+__m128i sm4x_gcm(const struct bc_sm4_x86_gcm_key *key, int enc, const uint8_t *iv, size_t ivlen,
+                 const uint8_t *ad, size_t adlen, const uint8_t *src, uint8_t *dst, size_t len, __m128i *ej0)
 {
 	const uint32_t *kpre = key->k.enc_pre;
 	struct bc_gcm_x86_state st;
@@ -1302,6 +1304,7 @@ SM4X_API void sm4x_gcm_encrypt(const void *ctx, const uint8_t *iv, size_t ivlen,
 {
 	__m128i ej0, s = sm4x_gcm(ctx, 1, iv, ivlen, ad, adlen, src, dst, len, &ej0);
 
+	bc_burn_stack_deep();
 	bc_gcm_x86_tag(s, ej0, tag, taglen);
 }
 
@@ -1310,5 +1313,6 @@ SM4X_API int sm4x_gcm_decrypt(const void *ctx, const uint8_t *iv, size_t ivlen, 
 {
 	__m128i ej0, s = sm4x_gcm(ctx, 0, iv, ivlen, ad, adlen, src, dst, len, &ej0);
 
+	bc_burn_stack_deep();
 	return bc_gcm_x86_verify(s, ej0, tag, taglen, dst, len);
 }
