@@ -345,24 +345,11 @@ static BC_X86_VAES_VPCLMUL int gcm_vaes_decrypt(const void *ctx, const uint8_t *
 }
 
 /* ---- the incremental form: one message in pieces, through the same loop --------------
- * Whole 256-byte groups of each piece go through gcm_vaes_bulk, the rest of
- * its whole blocks through gcm_vaes_tail; the keystream block a piece ends
- * inside and that block's ciphertext wait in the state for the next piece,
- * as does a partial block of AAD. acc and ctr are kept reflected, as the
- * one-shot path keeps them. */
-struct gcm_vaes_req {
-	struct bc_gcm_x86_state st;      /* acc, ctr (the next counter block), J0 as bytes */
-	uint8_t ks[16];                  /* keystream of the block the last piece ended in */
-	uint8_t part[16];                /* that block's ciphertext so far (or the AAD's partial block) */
-	uint64_t adlen, len;
-	unsigned used;                   /* bytes of part in use */
-	int in_text;
-};
-
-static BC_X86_VAES_VPCLMUL void gcm_vaes_start(const void *ctx, void *req, const uint8_t *iv, size_t ivlen)
+ * (struct bc_gcm_vaes_req in ghash_x86.h) */
+BC_X86_VAES_VPCLMUL void bc_gcm_vaes_start(const void *ctx, void *req, const uint8_t *iv, size_t ivlen)
 {
 	const struct bc_gcm_aes_x86_ctx *c = ctx;
-	struct gcm_vaes_req *r = req;
+	struct bc_gcm_vaes_req *r = req;
 
 	bc_gcm_x86_start(&c->gh, &r->st, iv, ivlen, NULL, 0);
 	r->adlen = r->len = 0;
@@ -372,7 +359,7 @@ static BC_X86_VAES_VPCLMUL void gcm_vaes_start(const void *ctx, void *req, const
 
 /* Bytes into the partial block; returns how many were taken. When the
  * block completes, it is hashed. */
-static BC_X86_VAES_VPCLMUL size_t gcm_vaes_fill(const struct bc_gcm_aes_x86_ctx *c, struct gcm_vaes_req *r,
+static BC_X86_VAES_VPCLMUL size_t gcm_vaes_fill(const struct bc_gcm_aes_x86_ctx *c, struct bc_gcm_vaes_req *r,
                                                 const uint8_t *ct, size_t len)
 {
 	size_t n = 16 - r->used < len ? 16 - r->used : len;
@@ -386,10 +373,10 @@ static BC_X86_VAES_VPCLMUL size_t gcm_vaes_fill(const struct bc_gcm_aes_x86_ctx 
 	return n;
 }
 
-static BC_X86_VAES_VPCLMUL void gcm_vaes_ad(const void *ctx, void *req, const uint8_t *ad, size_t len)
+BC_X86_VAES_VPCLMUL void bc_gcm_vaes_ad(const void *ctx, void *req, const uint8_t *ad, size_t len)
 {
 	const struct bc_gcm_aes_x86_ctx *c = ctx;
-	struct gcm_vaes_req *r = req;
+	struct bc_gcm_vaes_req *r = req;
 	size_t n = r->used ? gcm_vaes_fill(c, r, ad, len) : 0, whole = (len - n) & ~(size_t)15;
 
 	r->adlen += len;
@@ -399,7 +386,7 @@ static BC_X86_VAES_VPCLMUL void gcm_vaes_ad(const void *ctx, void *req, const ui
 }
 
 /* The AAD's last partial block, zero-padded, before the first text. */
-static BC_X86_VAES_VPCLMUL void gcm_vaes_close_ad(const struct bc_gcm_aes_x86_ctx *c, struct gcm_vaes_req *r)
+static BC_X86_VAES_VPCLMUL void gcm_vaes_close_ad(const struct bc_gcm_aes_x86_ctx *c, struct bc_gcm_vaes_req *r)
 {
 	if (!r->in_text) {
 		r->st.acc = bc_ghash_x86_padded(&c->gh, r->st.acc, r->part, r->used);
@@ -408,12 +395,12 @@ static BC_X86_VAES_VPCLMUL void gcm_vaes_close_ad(const struct bc_gcm_aes_x86_ct
 	}
 }
 
-static BC_X86_VAES_VPCLMUL void gcm_vaes_crypt_piece(const void *ctx, void *req, const uint8_t *src, uint8_t *dst,
+BC_X86_VAES_VPCLMUL void bc_gcm_vaes_crypt_piece(const void *ctx, void *req, const uint8_t *src, uint8_t *dst,
                                                      size_t len, int enc)
 {
 	static const uint8_t zeros[16];
 	const struct bc_gcm_aes_x86_ctx *c = ctx;
-	struct gcm_vaes_req *r = req;
+	struct bc_gcm_vaes_req *r = req;
 	__m256i ctr2;
 	size_t n, bulk, rest;
 
@@ -468,10 +455,10 @@ static BC_X86_VAES_VPCLMUL void gcm_vaes_crypt_piece(const void *ctx, void *req,
 	r->st.ctr = _mm256_castsi256_si128(ctr2);
 }
 
-static BC_X86_VAES_VPCLMUL void gcm_vaes_final(const void *ctx, void *req, uint8_t tag[16])
+BC_X86_VAES_VPCLMUL void bc_gcm_vaes_final(const void *ctx, void *req, uint8_t tag[16])
 {
 	const struct bc_gcm_aes_x86_ctx *c = ctx;
-	struct gcm_vaes_req *r = req;
+	struct bc_gcm_vaes_req *r = req;
 
 	gcm_vaes_close_ad(c, r);
 	bc_gcm_x86_tag(bc_gcm_x86_final(&c->gh, r->st.acc, r->part, r->used, r->adlen, r->len),
@@ -492,11 +479,11 @@ const struct bc_aead_alg bc_gcm_aes_vaes_avx2 = {
 	.setkey = bc_gcm_aes_x86_setkey,
 	.encrypt = gcm_vaes_encrypt,
 	.decrypt = gcm_vaes_decrypt,
-	.reqsize = sizeof(struct gcm_vaes_req),
-	.start = gcm_vaes_start,
-	.ad = gcm_vaes_ad,
-	.crypt = gcm_vaes_crypt_piece,
-	.final = gcm_vaes_final,
+	.reqsize = sizeof(struct bc_gcm_vaes_req),
+	.start = bc_gcm_vaes_start,
+	.ad = bc_gcm_vaes_ad,
+	.crypt = bc_gcm_vaes_crypt_piece,
+	.final = bc_gcm_vaes_final,
 };
 
 #endif

@@ -449,6 +449,12 @@ const struct bc_aead_alg bc_gcm_aes_vaes_avx512 = {
 	.setkey = gcm512_setkey,
 	.encrypt = gcm512_encrypt,
 	.decrypt = gcm512_decrypt,
+	/* pieces go through the 256-bit driver's incremental form, on this context's first member */
+	.reqsize = sizeof(struct bc_gcm_vaes_req),
+	.start = bc_gcm_vaes_start,
+	.ad = bc_gcm_vaes_ad,
+	.crypt = bc_gcm_vaes_crypt_piece,
+	.final = bc_gcm_vaes_final,
 };
 
 #endif

@@ -433,6 +433,27 @@ struct bc_gcm_aes_x86_ctx {
 /* Defined in gcm_aes_aesni.c: AES-128/192/256, H = E_K(0^128) and its powers. */
 int bc_gcm_aes_x86_setkey(void *ctx, const uint8_t *key, size_t keylen);
 
+/* The incremental form of gcm-aes-vaes-avx2 (gcm_aes_vaes.c), which
+ * gcm-aes-vaes-avx512 shares: its context begins with the same struct
+ * bc_gcm_aes_x86_ctx. Whole 256-byte groups of each piece go through gcm_vaes_bulk, the rest of
+ * its whole blocks through gcm_vaes_tail; the keystream block a piece ends
+ * inside and that block's ciphertext wait in the state for the next piece,
+ * as does a partial block of AAD. acc and ctr are kept reflected, as the
+ * one-shot path keeps them. */
+struct bc_gcm_vaes_req {
+	struct bc_gcm_x86_state st;      /* acc, ctr (the next counter block), J0 as bytes */
+	uint8_t ks[16];                  /* keystream of the block the last piece ended in */
+	uint8_t part[16];                /* that block's ciphertext so far (or the AAD's partial block) */
+	uint64_t adlen, len;
+	unsigned used;                   /* bytes of part in use */
+	int in_text;
+};
+
+void bc_gcm_vaes_start(const void *ctx, void *req, const uint8_t *iv, size_t ivlen);
+void bc_gcm_vaes_ad(const void *ctx, void *req, const uint8_t *ad, size_t len);
+void bc_gcm_vaes_crypt_piece(const void *ctx, void *req, const uint8_t *src, uint8_t *dst, size_t len, int enc);
+void bc_gcm_vaes_final(const void *ctx, void *req, uint8_t tag[16]);
+
 /* The tail's counter blocks and J0 through AES together: n (a constant:
  * 1, 2, 4 or 8) blocks beside J0, so their latencies overlap. Returns E_K(J0). */
 BC_X86_INLINE BC_X86_GCM_AES __m128i bc_gcm_aes_x86_ks(const struct bc_gcm_aes_x86_ctx *c, __m128i ctr, __m128i j0,
