@@ -357,6 +357,8 @@ int bc_aead_update_ad(bc_aead_req *req, const uint8_t *ad, size_t len)
 	if (!req || req->state != REQ_AD || (len && !ad) || gcm_too_long(0, req->adlen + len, 0) ||
 	    req->adlen + len < req->adlen)
 		return -EINVAL;
+	if (!len)
+		return 0;        /* nothing to hash; ad may be NULL, which no driver should offset */
 	req->tfm->stream->ad(req->tfm->stream_ctx, req->st, ad, len);
 	req->adlen += len;
 	return 0;
