@@ -418,7 +418,9 @@ static int aes_generic_setkey(void *vctx, const uint8_t *key, size_t keylen)
 	ctx->rounds = nk + 6;
 	nw = 4 * (ctx->rounds + 1);
 
-	/* FIPS-197 KeyExpansion with little-endian words: byte 0 is the low byte. */
+	/* FIPS-197 KeyExpansion with little-endian words: byte 0 is the low byte.
+	 * The branches test the word index, never the key; SubWord is the circuit
+	 * and Rcon's doubling a mask. */
 	for (unsigned i = 0; i < nk; i++)
 		w[i] = bc_load_le32(key + 4 * i);
 	for (unsigned i = nk; i < nw; i++) {

@@ -339,7 +339,8 @@ static int sm4_setkey(void *vctx, const uint8_t *key, size_t keylen)
 		uint32_t ck = 0;
 		for (unsigned j = 0; j < 4; j++)
 			ck = ck << 8 | (((4 * i + j) * 7) & 0xff);
-		/* K_{i+4} = K_i ^ T'(K_{i+1} ^ K_{i+2} ^ K_{i+3} ^ CK_i), T' = L'(tau(.)) */
+		/* K_{i+4} = K_i ^ T'(K_{i+1} ^ K_{i+2} ^ K_{i+3} ^ CK_i), T' = L'(tau(.));
+		 * k[] is indexed by the round number, and tau is the S-box circuit */
 		t = sm4_tau(k[(i + 1) & 3] ^ k[(i + 2) & 3] ^ k[(i + 3) & 3] ^ ck ^ SM4_K);
 		k[i & 3] ^= t ^ rotl32(t, 13) ^ rotl32(t, 23);
 		word_planes(p, k[i & 3] ^ SM4_K);

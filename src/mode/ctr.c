@@ -3,7 +3,8 @@
 #include "mode.h"
 
 /* ctr += n over all 128 bits, so a carry out of the low word reaches the
- * high bytes, as the kernel's crypto_inc does. */
+ * high bytes, as the kernel's crypto_inc does. The counter is the caller's
+ * IV, public; gcm's counters from a secret J0 never come here (gcm_ctr). */
 void bc_ctr_add(uint8_t ctr[16], uint64_t n)
 {
 	uint64_t lo = bc_load_be64(ctr + 8), hi = bc_load_be64(ctr);

@@ -22,7 +22,8 @@ static int cts_setkey(void *ctx, const uint8_t *key, size_t keylen, unsigned fla
 
 /* Whole blocks before the last two go through the inner cbc in one call; the
  * final full block and the tail (1..16 bytes) are stolen through a 32-byte
- * buffer, read before anything is written, so src may equal dst. The
+ * buffer, read before anything is written, so src may equal dst; tail and
+ * head, the copies' sizes, come from the public length alone. The
  * caller's IV is left unchanged, as the kernel's cts leaves it. */
 static void cts_encrypt(const void *ctx, uint8_t *iv_in, const uint8_t *src, uint8_t *dst, size_t len)
 {

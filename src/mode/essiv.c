@@ -26,7 +26,9 @@ static void essiv_init(void *ctx, const struct bc_skcipher_alg *self)
 }
 
 /* The cbc key is checked first (the only thing that can be refused); the
- * salt key follows from it. */
+ * salt key follows from it. The salt is as secret as the key: the hash
+ * branches only on the (public) key length, and the salt goes through the
+ * cipher's own constant-time key schedule. */
 static int essiv_setkey(void *ctx, const uint8_t *key, size_t keylen, unsigned flags)
 {
 	const struct essiv_ctx *t = ctx;
@@ -49,6 +51,7 @@ static void essiv_crypt(const void *ctx, int enc, const uint8_t *iv, const uint8
 	const struct essiv_ctx *t = ctx;
 	uint8_t civ[BC_BLOCK];
 
+	/* the sector IV is public, its encryption under the salt is not: civ is wiped */
 	t->cipher->encrypt(bc_ctx_at(ctx, t->cipher_off), civ, iv, 1);
 	(enc ? t->cbc->encrypt : t->cbc->decrypt)(bc_ctx_at(ctx, CBC_OFF), civ, src, dst, len);
 	bc_wipe(civ, sizeof(civ));

@@ -37,7 +37,8 @@ static void gcm_init(void *ctx, const struct bc_aead_alg *self)
 		self->hash->init_tfm(bc_ctx_at(ctx, t->ghash_off), self->hash);
 }
 
-/* H = E_K(0^128), through the block cipher under the ctr driver. */
+/* H = E_K(0^128), through the block cipher under the ctr driver; the ghash
+ * driver's setkey turns the secret H into its key without tables indexed by it. */
 static int gcm_setkey(void *ctx, const uint8_t *key, size_t keylen)
 {
 	const struct gcm_ctx *t = ctx;
@@ -167,7 +168,9 @@ static void gcm_encrypt(const void *ctx, const uint8_t *iv, size_t ivlen, const 
 }
 
 /* The tag is checked before anything is decrypted, so a forgery never
- * releases plaintext: dst is only zero-filled. */
+ * releases plaintext: dst is only zero-filled. bc_memneq reads every byte,
+ * so where the tags differ does not show; the verdict itself is public
+ * (the return value), so branching on it leaks nothing. */
 static int gcm_decrypt(const void *ctx, const uint8_t *iv, size_t ivlen, const uint8_t *ad, size_t adlen,
 		       const uint8_t *src, uint8_t *dst, size_t len, const uint8_t *tag, size_t taglen)
 {

@@ -41,6 +41,7 @@ int bc_cmac_setkey(void *ctx, const uint8_t *key, size_t keylen)
 	if (err)
 		return err;
 	t->cipher->encrypt(cipher_ctx(t), l, l, 1);
+	/* L, K1 and K2 are secret: the doubling's conditional XOR of Rb is a mask (gf128mul.c) */
 	bc_gf128mul_x_bbe(t->k_full, l);
 	bc_gf128mul_x_bbe(t->k_part, t->k_full);
 	t->pad = 0x80;
@@ -117,7 +118,9 @@ void bc_mac_update(const void *ctx, void *desc, const uint8_t *data, size_t len)
 	d->buflen = len;
 }
 
-/* The block final feeds to the chain: the held-back block padded and masked. */
+/* The block final feeds to the chain: the held-back block padded and masked.
+ * buflen is a public length: it alone places the padding and picks K1 or K2,
+ * so no message or key byte chooses a branch or an address. */
 static void mac_last_block(const struct mac_ctx *t, const uint8_t *buf, size_t buflen, uint8_t out[16])
 {
 	uint8_t blk[BC_BLOCK] = { 0 };

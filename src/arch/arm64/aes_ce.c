@@ -36,6 +36,7 @@ void bc_aes_ce_expand(struct bc_aes_ce_key *k, const uint8_t *key, size_t keylen
 	memset(k, 0, sizeof(*k));
 	for (i = 0; i < total; i++)
 		bc_store_le32(k->rk[s + i / 4] + 4 * (i % 4), w[i]);
+	/* AESIMC, an instruction, gives the decryption keys: no table */
 	vst1q_u8(k->dk[s], vld1q_u8(k->rk[14]));
 	for (i = 1; i < nr; i++)
 		vst1q_u8(k->dk[s + i], vaesimcq_u8(vld1q_u8(k->rk[14 - i])));

@@ -240,7 +240,8 @@ BC_A64_INLINE void bc_a64_xts(const void *ks, bc_a64_blk4_fn *f4, bc_a64_blk1_fn
 	}
 	if (!tail)
 		return;
-	/* T = T(m-1), T2 = T(m); the stolen block uses the other one. */
+	/* T = T(m-1), T2 = T(m); the stolen block uses the other one. The
+	 * copies' sizes come from the public length alone. */
 	T2 = bc_a64_xts_next(T, mask);
 	bc_a64_st(cc, veorq_u8(f1(ks, veorq_u8(bc_a64_ld(src), dec ? T2 : T)), dec ? T2 : T));
 	memcpy(pp, src + 16, tail);            /* read the tail before dst is written */

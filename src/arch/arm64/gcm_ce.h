@@ -42,6 +42,7 @@ BC_A64_INLINE void bc_gcm_ce_crypt(const void *ks, bc_a64_blk4_fn *f4, bc_a64_bl
 		acc = vdupq_n_u64(0);
 	}
 	j0 = vreinterpretq_u32_u8(vld1q_u8(b));
+	/* from a non-96-bit IV, c is secret (GHASH_H(IV)): it is only ever added to */
 	c = bc_load_be32(b + 12);
 	acc = bc_ghash_ce_padded(&g, acc, ad, adlen);
 
@@ -92,7 +93,8 @@ BC_A64_INLINE void bc_gcm_ce_crypt(const void *ks, bc_a64_blk4_fn *f4, bc_a64_bl
 }
 
 /* The aead entry points around it: the tag truncated, or checked in
- * constant time with dst zero-filled on a mismatch. */
+ * constant time with dst zero-filled on a mismatch (a branch on the
+ * verdict, which is public). */
 BC_A64_INLINE void bc_gcm_ce_finish_enc(uint8_t full[16], uint8_t *tag, size_t taglen)
 {
 	memcpy(tag, full, taglen);

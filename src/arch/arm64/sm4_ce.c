@@ -4,7 +4,8 @@
 
 /* K0..K3 = MK ^ FK, then SM4EKEY derives four round keys at a time from
  * the previous four and four CK constants; CK byte j of word i is
- * (4i + j) * 7 mod 256 (GB/T 32907 7.3). */
+ * (4i + j) * 7 mod 256 (GB/T 32907 7.3). SM4EKEY is an instruction, so
+ * no table is indexed by key bytes. */
 void bc_sm4_ce_expand(struct bc_sm4_ce_key *k, const uint8_t key[16])
 {
 	static const uint32_t fk[4] = { 0xa3b1bac6, 0x56aa3350, 0x677d9197, 0xb27022dc };

@@ -31,6 +31,7 @@ BC_X86_AES void bc_aes_x86_expand_enc(struct bc_aes_x86_ek *ek, const uint8_t *k
 	bc_wipe(w, sizeof(w));
 }
 
+/* The decryption keys by AESIMC, an instruction: no table either. */
 BC_X86_AES void bc_aes_x86_expand(struct bc_aes_x86_key *k, const uint8_t *key, size_t keylen)
 {
 	unsigned nr, i;

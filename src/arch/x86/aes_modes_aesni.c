@@ -229,7 +229,8 @@ const uint8_t bc_aes_x86_xts_shift[48] = {
  * that end the source (read before anything is written, which keeps
  * dst == src working and spares a load that would wait for the stores just
  * made), and goes out the same way (the bytes that overlap the last whole
- * block are rewritten just after), so nothing outside src and dst is touched. */
+ * block are rewritten just after), so nothing outside src and dst is touched.
+ * As in bc_aes_x86_xts_steal1, only the public rest picks an address. */
 BC_X86_INLINE BC_X86_AES void aesni_xts_steal(const struct bc_aes_x86_xts_ctx *c, __m128i t, __m128i end,
                                               uint8_t *dst, size_t rest, int enc)
 {

@@ -214,7 +214,9 @@ BC_X86_INLINE BC_X86_AES __m128i bc_aes_x86_xts1(const uint8_t (*rk)[16], const 
  * bytes (in pieces, bc_x86_load_part), read before anything is written (so
  * dst == src works), and the short output goes out as a 16-byte store
  * ending at the message's end whose first bytes the last store then
- * rewrites, so nothing outside src and dst is touched. */
+ * rewrites, so nothing outside src and dst is touched. Only rest, a public
+ * length, picks an address (the shift controls); the secret bytes move
+ * through PSHUFB and PBLENDVB, and t * x is a mask, not a branch. */
 BC_X86_INLINE BC_X86_AES __m128i bc_aes_x86_xts_steal1(const uint8_t (*rk)[16], const unsigned nr, const int enc,
                                                        __m128i t, const uint8_t *src, uint8_t *dst, size_t rest,
                                                        __m128i *t2)

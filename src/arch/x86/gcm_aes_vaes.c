@@ -37,7 +37,8 @@ BC_X86_INLINE BC_X86_VAES_VPCLMUL int gcm_vaes_bytewise(__m256i ctr2)
 }
 
 /* A group's eight registers of counter blocks, whitened; pub: the counter
- * is public, so the bytewise stepping may be chosen from its value. */
+ * is public, so the bytewise stepping may be chosen from its value (a
+ * secret one, from GHASH_H(IV), is never looked at). */
 BC_X86_INLINE BC_X86_VAES_VPCLMUL void gcm_vaes_open(const struct bc_gcm_aes_x86_ctx *c, __m256i *x, __m256i ctr2,
                                                      int pub)
 {

@@ -86,7 +86,8 @@ BC_X86_INLINE BC_X86_GCM512 void z_ctrs(__m512i *x, __m512i ctr4, unsigned m, in
 }
 
 /* A stride's registers of counter blocks, whitened; pub: the counter
- * is public (see bc_gcm_x86_state), so the stepping may depend on it. */
+ * is public (see bc_gcm_x86_state), so the stepping may depend on it (a
+ * secret one is never looked at). */
 BC_X86_INLINE BC_X86_GCM512 void z_open(const uint8_t (*rk)[16], __m512i *x, __m512i ctr4, int pub)
 {
 	__m512i key = z_rk(rk, 0);

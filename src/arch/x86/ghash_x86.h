@@ -368,9 +368,11 @@ BC_X86_INLINE BC_X86_PCLMUL void bc_gcm_x86_tag(__m128i s, __m128i ej0, uint8_t 
 	bc_wipe(b, sizeof(b));
 }
 
-/* Decryption's verdict (7.2): the expected tag compared in constant time;
+/* Decryption's verdict (7.2): the expected tag compared in constant time
+ * (bc_memneq reads every byte, so where the tags differ does not show);
  * on a mismatch the plaintext already written is zeroed (no unauthenticated
- * plaintext leaves) and -EBADMSG returned. */
+ * plaintext leaves) and -EBADMSG returned: a branch on the verdict, which
+ * is public. */
 BC_X86_INLINE BC_X86_PCLMUL int bc_gcm_x86_verify(__m128i s, __m128i ej0, const uint8_t *tag, size_t taglen,
                                                   uint8_t *dst, size_t len)
 {

@@ -29,7 +29,8 @@ void bc_sm4_x86_cbc_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, ui
 
 /* ---- key schedule ----------------------------------------------------------------------
  * K_{i+4} = K_i ^ L'(tau(K_{i+1} ^ K_{i+2} ^ K_{i+3} ^ CK_i)), L'(B) = B ^ B<<<13 ^ B<<<23;
- * tau is the same register S-box (on a word in every lane), so no table here either. */
+ * tau is the same register S-box (on a word in every lane), so no table here either:
+ * PSHUFB's secret nibbles index a register, not memory, and x[] takes the round number. */
 static inline uint32_t sm4x_rotl(uint32_t x, unsigned n)
 {
 	return x << n | x >> (32 - n);

@@ -1125,7 +1125,8 @@ SM4X_FN void sm4x_xts(const struct bc_sm4_x86_xts_key *key, int enc, const uint8
 	}
 	if (r) {
 		/* dst - 16 holds CC (or PP); the stolen block takes the r bytes of
-		 * block m and the rest of CC, and goes into block m-1's place. */
+		 * block m and the rest of CC, and goes into block m-1's place. r and
+		 * last (above) come from the public length: no secret sizes a copy. */
 		uint8_t part[16];
 
 		memcpy(part, src, r);

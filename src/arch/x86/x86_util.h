@@ -42,7 +42,8 @@ BC_X86_INLINE BC_X86_AVX2 __m256i bc_x86_bswap256_mask(void)
 /* ---- XTS tweaks (IEEE 1619 little-endian GF(2^128), x^128 = x^7 + x^2 + x + 1) ------
  * Single doubling: the bits shifted out of each 64-bit half become all-ones
  * masks by an arithmetic shift; the mask register {0x87, 0, 1, 0} turns the
- * top bit into the reduction and the bit-63 carry into bit 64. Keep the mask
+ * top bit into the reduction and the bit-63 carry into bit 64: no branch on
+ * the tweak, which is secret (E_K2(iv)). Keep the mask
  * in a register across a loop (bc_x86_xts_mask once, then pass it). */
 BC_X86_INLINE BC_X86_SSE __m128i bc_x86_xts_mask(void)
 {
