@@ -305,9 +305,12 @@ static void ct_skcipher(const char *alg, const char *driver)
 		ct_crypt(&t, sk, ks[k], shortlen, 0, driver, "short");
 		if (tail)
 			ct_crypt(&t, sk, ks[k], tail, 0, driver, stealing ? "steal" : "tail");
-		/* the key fixed and only the stolen part secret: the last whole block and the tail */
-		if (stealing)
-			ct_crypt(&t, sk, ks[k], tail, (tail / 16 - 1) * 16, driver, "stolen");
+		/* the key fixed and only the stolen part secret (the last whole block and the tail),
+		 * after one block and after 63 (the wide drivers then steal ahead of their batches) */
+		if (stealing) {
+			ct_crypt(&t, sk, ks[k], tail, tail - tail % 16 - 16, driver, "stolen");
+			ct_crypt(&t, sk, ks[k], bulk + 5, bulk - 16, driver, "stolen-bulk");
+		}
 		bc_skcipher_free(sk);
 		if (samples < 100000)
 			break;   /* the short form: the first key size only */
