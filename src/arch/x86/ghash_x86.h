@@ -36,7 +36,8 @@
 
 /* h[i] = H^(16-i) * x^-1 reflected, descending, so a group of n blocks
  * multiplies by h[16-n .. 15] in order and a 256-bit load of h[j], h[j+1]
- * pairs two consecutive blocks. k[i]: lo(h[i]) ^ hi(h[i]) in both halves. */
+ * pairs two consecutive blocks. k[i]: lo(h[i]) ^ hi(h[i]) in both halves.
+ * The only table: indexed by a block's position (public), never by data. */
 struct bc_ghash_x86_key {
 	__m128i h[BC_GHASH_X86_POWERS];
 	__m128i k[BC_GHASH_X86_POWERS];
