@@ -286,7 +286,7 @@ if want ct; then
 		echo "[ct] $BUILD/tests/ct_timing was not built"
 		TOTAL_F=$((TOTAL_F + 1))
 	else
-		run_test ct ct_timing "$BUILD/tests/ct_timing" "${CT_SAMPLES:-20000}"
+		run_test ct ct_timing "$BUILD/tests/ct_timing" "${CT_SAMPLES:-15000}"
 	fi
 	group_time ct "$t0"
 fi
