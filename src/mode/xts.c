@@ -84,9 +84,10 @@ static void xts_crypt(const void *ctx, int enc, const uint8_t *iv, const uint8_t
 		return;
 	}
 	/* Ciphertext stealing (IEEE 1619 5.3.2): the last full block and the
-	 * tail are done together; the swap is copies whose sizes come from the
-	 * public length alone, and the doubling to T(m) is branch-free. Encryption uses tweaks m-1 then m; decryption
-	 * needs them in reverse order, so it computes T(m) before using T(m-1). */
+	 * tail are done together. Encryption uses tweaks m-1 then m; decryption
+	 * needs them in reverse order, so it computes T(m) before using T(m-1).
+	 * The swap is copies whose sizes come from the public length alone, and
+	 * the doubling to T(m) is branch-free. */
 	xts_blocks(t, enc, T, src, dst, full - 1);
 	src += (full - 1) * BC_BLOCK;
 	dst += (full - 1) * BC_BLOCK;
