@@ -3,6 +3,11 @@
 # LUKS2 On-Disk Format 1.1.4), trimmed to the header region. Usage: luks_seeds.py OUTDIR (needs cryptsetup);
 # then `build-fuzz/fuzz_luks_header -merge=1 tests/fuzz/corpus/fuzz_luks_header OUTDIR`.
 # Each seed is the harness's two control bytes (flags, unlock) then the header file; see fuzz_luks_header.c.
+# The corpus's named inputs are regressions: luks1-control-bytes-in-hash-name (found by the fuzzer: a newline in
+# the refusal message), luks1-file-ends-inside-a-sector (the unlocking LUKS1 seed on a file 48 bytes past a
+# sector: its data size was not whole sectors), luks2-24-keyslots-cheap-kdf (24 keyslots with 128-byte keys,
+# SHA-1 AF and 1 PBKDF2 iteration: 12 s per input before the AF merge fetched its digest once and the harness
+# capped the keyslots tried).
 import hashlib
 import json
 import os
