@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 # Seed inputs for fuzz_luks_header: LUKS1 and LUKS2 headers made by cryptsetup (LUKS1 On-Disk Format 1.2.3,
-# LUKS2 On-Disk Format 1.1.4), trimmed to the header region. Usage: luks_seeds.py OUTDIR (needs cryptsetup);
-# then `build-fuzz/fuzz_luks_header -merge=1 tests/fuzz/corpus/fuzz_luks_header OUTDIR`.
+# LUKS2 On-Disk Format 1.1.4), trimmed to the header region. Usage: luks_seeds.py OUTDIR [HOSTILE] (needs
+# cryptsetup); then `build-fuzz/fuzz_luks_header -merge=1 tests/fuzz/corpus/fuzz_luks_header OUTDIR`.
+# HOSTILE: the images tests/luks_hostile.sh makes (from cryptsetup headers, a field out of range each), kept by
+# `LUKS_HOSTILE_KEEP=HOSTILE sh tests/luks_hostile.sh`; they become seeds too, so the fuzzer starts from every
+# validation branch that test reaches.
 # Each seed is the harness's two control bytes (flags, unlock) then the header file; see fuzz_luks_header.c.
 # The corpus's named inputs are regressions: luks1-control-bytes-in-hash-name (found by the fuzzer: a newline in
 # the refusal message), luks1-file-ends-inside-a-sector (the unlocking LUKS1 seed on a file 48 bytes past a
@@ -97,6 +100,19 @@ def luks1_trim(img, keep_slot0=False):
     return img[:end]
 
 
+def hostile_seed(img):
+    """A luks_hostile.sh image (2 MiB, or shorter when it tests truncation) as a seed on a 2 MiB file: the
+    LUKS1 phdr, the LUKS2 primary header (both when the primary's magic is damaged), checksums kept as they are
+    (one case is a checksum mismatch). Truncations into the key material are left out: the seeds above end
+    there already."""
+    if len(img) > 32768 + 4096 and len(img) != 2 << 20:
+        return None
+    if len(img) != 2 << 20:
+        return bytes([2, 0x80]) + img
+    end = 592 if img[:8] == b"LUKS\xba\xbe\x00\x01" else 32768 if img[:8] != b"LUKS\xba\xbe\x00\x02" else 16384
+    return bytes([2 | SIZE_2M, 0x80]) + img[:end].rstrip(b"\0")
+
+
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
@@ -143,6 +159,12 @@ def main():
         for name, (trim, img) in two.items():
             seeds[name + "-unlocks"] = (SIZE_2M, trim(img, keep_slot0=True))
             seeds[name + "-wrong"] = (SIZE_2M, trim(img), 0x82)
+        if len(sys.argv) > 2:
+            for name in sorted(os.listdir(sys.argv[2])):
+                seed = hostile_seed(open(os.path.join(sys.argv[2], name), "rb").read())
+                if seed:
+                    with open(os.path.join(out, "hostile-" + name), "wb") as f:
+                        f.write(seed)
         for name, seed in seeds.items():
             # unlock byte: "fuzz" on every keyslot (0x80) unless given
             with open(os.path.join(out, name), "wb") as f:
