@@ -98,7 +98,8 @@ int luks1_load(bc_luks *l, const uint8_t *h)
 	if (l->data_offset > l->data_file_size)
 		return luks_fail(-EINVAL, "LUKS1 header: payload offset %llu bytes is beyond the end of the file",
 		                 (unsigned long long)l->data_offset);
-	l->data_size = l->data_file_size - l->data_offset;
+	/* whole sectors, as cryptsetup sizes a device: a file that ends inside a sector has that sector's start as end */
+	l->data_size = (l->data_file_size - l->data_offset) / LUKS_SECTOR * LUKS_SECTOR;
 	return 0;
 }
 

@@ -27,6 +27,11 @@ int luks_fail(int err, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(err_msg, sizeof(err_msg), fmt, ap);
 	va_end(ap);
+	/* Messages quote header fields: a hostile header's control bytes (a newline, a terminal escape)
+	 * must not reach the user's terminal, and the reason stays one line. */
+	for (char *c = err_msg; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
 	return err;
 }
 

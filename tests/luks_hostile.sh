@@ -252,4 +252,6 @@ for f in "$T"/good/*; do
 	if $BC luks test-passphrase "$f" --key-file "$T/pw" >/dev/null 2>&1; then ok; else bad "$(basename "$f") does not open"; fi
 done
 echo "corpus: $(ls "$T/corpus" | wc -l) hostile images"
+# LUKS_HOSTILE_KEEP=DIR keeps the images (tests/fuzz/luks_seeds.py turns them into fuzz_luks_header seeds)
+[ -z "$LUKS_HOSTILE_KEEP" ] || cp "$T"/corpus/* "$T"/good/* "$LUKS_HOSTILE_KEEP"/
 finish

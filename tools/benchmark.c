@@ -62,16 +62,24 @@ static void column(double v)
 		printf("  %10.1f MiB/s", v);
 }
 
-int cmd_benchmark(int argc, char **argv)
+int benchmark_parse_args(int argc, char **argv, double *seconds)
 {
-	double seconds = SECONDS;
-
+	*seconds = SECONDS;
 	if (argc == 3 && !strcmp(argv[1], "--time")) {
-		if (cli_parse_seconds(argv[2], &seconds) < 0)
+		if (cli_parse_seconds(argv[2], seconds) < 0)
 			return cli_fail("benchmark: --time wants seconds, more than 0 and at most 3600");
 	} else if (argc != 1) {
 		return cli_fail("usage: blockcrypt benchmark [--time S]");
 	}
+	return 0;
+}
+
+int cmd_benchmark(int argc, char **argv)
+{
+	double seconds;
+
+	if (benchmark_parse_args(argc, argv, &seconds))
+		return EXIT_USAGE;
 	puts("# Tests are approximate using memory only (no storage IO).");
 	printf("# %d-byte sectors, a fresh IV each; best %g ms batch in %g s per figure; CPU features: %s\n", SECTOR,
 	       speed_batch_seconds(seconds) * 1e3, seconds, bc_cpu_features_string());

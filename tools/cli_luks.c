@@ -50,6 +50,14 @@ int cmd_plain(int argc, char **argv)
 	(void)argv;
 	return not_built();
 }
+
+int cli_luks_parse_args(int argc, char **argv, int plain)
+{
+	(void)argc;
+	(void)argv;
+	(void)plain;
+	return not_built();
+}
 #else
 #include <errno.h>
 #include <fcntl.h>
@@ -66,6 +74,7 @@ struct opts {
 	const char *header, *key_file, *new_key_file, *type, *cipher, *hash, *uuid, *label, *subsystem;
 	const char *from, *vk_file, *pos[3];
 	int npos, key_slot, batch, force, json, dump_vk, no_progress, iv_large, unbounded;
+	int action, version, slot_arg;   /* set by check_args: the action, format's LUKS version, kill-slot's SLOT */
 	unsigned key_bits, sector_size, threads;
 	uint64_t offset, size, length, iv_offset;
 	int have_offset, have_length;
@@ -475,15 +484,11 @@ static int luks_format(const struct opts *o)
 	char prompt[512];
 	int r, created_image, created_header;
 
-	p.version = !o->type || !strcmp(o->type, "luks2") || !strcmp(o->type, "luks") ? 2 : !strcmp(o->type, "luks1") ? 1 : 0;
-	if (!p.version)
-		return cli_fail("--type %s: luks1 or luks2", o->type);
+	p.version = o->version;
 	if (o->from && access(o->from, R_OK))
 		return cli_fail("%s: %s", o->from, strerror(errno));
 	p.cipher = o->cipher;
 	p.key_bytes = o->key_bits / 8;
-	if (o->key_bits % 8)
-		return cli_fail("--key-size must be a multiple of 8 bits");
 	p.sector_size = o->sector_size;
 	p.data_offset = o->offset * 512;   /* cryptsetup's --offset counts 512-byte sectors */
 	p.uuid = o->uuid;
@@ -536,8 +541,6 @@ static int luks_crypt(const struct opts *o, int enc)
 	bc_luks *l;
 	int r;
 
-	if (o->npos != 2)
-		return cli_fail(enc ? "usage: blockcrypt luks encrypt IMAGE PLAIN" : "usage: blockcrypt luks decrypt IMAGE OUT");
 	r = open_unlocked(o, enc, &l, NULL);
 	if (r)
 		return r;
@@ -554,8 +557,6 @@ static int luks_read(const struct opts *o)
 	bc_luks *l;
 	int r;
 
-	if (!o->have_offset || !o->have_length)
-		return cli_fail("usage: blockcrypt luks read IMAGE --offset BYTES --length BYTES");
 	r = open_unlocked(o, 0, &l, NULL);
 	if (r)
 		return r;
@@ -658,15 +659,11 @@ static int active_slots(const bc_luks *l)
 static int luks_kill(const struct opts *o, int by_pass)
 {
 	bc_luks *l;
-	unsigned slot;
-	int s, r;
+	int s = o->slot_arg, r;
 
 	if (by_pass) {
 		r = open_unlocked(o, 1, &l, &s);
 	} else {
-		if (o->npos != 2 || parse_u32(o->pos[1], &slot) || slot > 31)
-			return cli_fail("usage: blockcrypt luks kill-slot IMAGE SLOT");
-		s = (int)slot;
 		/* as cryptsetup: a passphrase (of any keyslot) proves the right to do it, unless --batch-mode */
 		r = o->batch ? bc_luks_open(&l, o->pos[0], o->header, 1) : open_unlocked(o, 1, &l, NULL);
 		if (r && o->batch)
@@ -701,62 +698,108 @@ static int luks_uuid(const struct opts *o)
 	return r;
 }
 
-int cmd_luks(int argc, char **argv)
-{
-	static const struct { const char *name; int arg; } acts[] = {
-		{ "format", 0 }, { "encrypt", 1 }, { "decrypt", 2 }, { "read", 3 }, { "dump", 4 },
-		{ "test-passphrase", 5 }, { "add-key", 6 }, { "change-key", 7 }, { "remove-key", 8 },
-		{ "kill-slot", 9 }, { "uuid", 10 },
-	};
-	const char *act = argc > 1 ? argv[1] : "";
-	struct opts o;
-	int which = -1;
+enum { ACT_FORMAT, ACT_ENCRYPT, ACT_DECRYPT, ACT_READ, ACT_DUMP, ACT_TEST, ACT_ADD, ACT_CHANGE, ACT_REMOVE, ACT_KILL,
+       ACT_UUID, ACT_PLAIN_ENCRYPT, ACT_PLAIN_DECRYPT };
 
-	for (size_t i = 0; i < sizeof(acts) / sizeof(acts[0]); i++)
-		if (!strcmp(act, acts[i].name))
-			which = acts[i].arg;
+/* The action, its options and what the action needs of them, all checked before any file is touched. */
+static int check_args(int argc, char **argv, int plain, struct opts *o)
+{
+	static const char *const acts[] = { "format", "encrypt", "decrypt", "read", "dump", "test-passphrase", "add-key",
+	                                    "change-key", "remove-key", "kill-slot", "uuid" };
+	const char *act = argc > 1 ? argv[1] : "";
+	int which = -1;
+	unsigned slot;
+
+	if (plain)
+		which = !strcmp(act, "encrypt") ? ACT_PLAIN_ENCRYPT : !strcmp(act, "decrypt") ? ACT_PLAIN_DECRYPT : -1;
+	else
+		for (int i = 0; i < (int)(sizeof(acts) / sizeof(acts[0])); i++)
+			if (!strcmp(act, acts[i]))
+				which = i;
 	if (which < 0) {
-		fputs(cli_luks_help, stderr);
+		fputs(plain ? cli_plain_help : cli_luks_help, stderr);
 		return EXIT_USAGE;
 	}
-	if (parse_opts(argc - 2, argv + 2, &o))
+	if (parse_opts(argc - 2, argv + 2, o))
 		return EXIT_USAGE;
-	if (o.unbounded)   /* the user vouches for the header: cryptsetup's own maxima */
-		bc_luks_set_pbkdf_limits(4194304, UINT32_MAX, UINT32_MAX);
-	if (o.npos < 1)
+	o->action = which;
+	if (plain) {
+		if (o->npos != 2 || !o->key_file)
+			return cli_fail("usage: blockcrypt plain %s IN OUT --key-file RAWKEY [options]", act);
+		return 0;
+	}
+	if (o->npos < 1)
 		return cli_fail("luks %s: IMAGE missing", act);
 	switch (which) {
-	case 0: return luks_format(&o);
-	case 1: return luks_crypt(&o, 1);
-	case 2: return luks_crypt(&o, 0);
-	case 3: return luks_read(&o);
-	case 4: return luks_dump(&o);
-	case 5: return luks_test_passphrase(&o);
-	case 6: return luks_add_key(&o, 0);
-	case 7: return luks_add_key(&o, 1);
-	case 8: return luks_kill(&o, 1);
-	case 9: return luks_kill(&o, 0);
+	case ACT_FORMAT:
+		o->version = !o->type || !strcmp(o->type, "luks2") || !strcmp(o->type, "luks") ? 2
+		           : !strcmp(o->type, "luks1") ? 1 : 0;
+		if (!o->version)
+			return cli_fail("--type %s: luks1 or luks2", o->type);
+		if (o->key_bits % 8)
+			return cli_fail("--key-size must be a multiple of 8 bits");
+		break;
+	case ACT_ENCRYPT:
+	case ACT_DECRYPT:
+		if (o->npos != 2)
+			return cli_fail(which == ACT_ENCRYPT ? "usage: blockcrypt luks encrypt IMAGE PLAIN"
+			                                     : "usage: blockcrypt luks decrypt IMAGE OUT");
+		break;
+	case ACT_READ:
+		if (!o->have_offset || !o->have_length)
+			return cli_fail("usage: blockcrypt luks read IMAGE --offset BYTES --length BYTES");
+		break;
+	case ACT_KILL:
+		if (o->npos != 2 || parse_u32(o->pos[1], &slot) || slot > 31)
+			return cli_fail("usage: blockcrypt luks kill-slot IMAGE SLOT");
+		o->slot_arg = (int)slot;
+		break;
+	}
+	return 0;
+}
+
+int cli_luks_parse_args(int argc, char **argv, int plain)
+{
+	struct opts o;
+
+	return check_args(argc, argv, plain, &o);
+}
+
+int cmd_luks(int argc, char **argv)
+{
+	struct opts o;
+	int r = check_args(argc, argv, 0, &o);
+
+	if (r)
+		return r;
+	if (o.unbounded)   /* the user vouches for the header: cryptsetup's own maxima */
+		bc_luks_set_pbkdf_limits(4194304, UINT32_MAX, UINT32_MAX);
+	switch (o.action) {
+	case ACT_FORMAT: return luks_format(&o);
+	case ACT_ENCRYPT: return luks_crypt(&o, 1);
+	case ACT_DECRYPT: return luks_crypt(&o, 0);
+	case ACT_READ: return luks_read(&o);
+	case ACT_DUMP: return luks_dump(&o);
+	case ACT_TEST: return luks_test_passphrase(&o);
+	case ACT_ADD: return luks_add_key(&o, 0);
+	case ACT_CHANGE: return luks_add_key(&o, 1);
+	case ACT_REMOVE: return luks_kill(&o, 1);
+	case ACT_KILL: return luks_kill(&o, 0);
 	default: return luks_uuid(&o);
 	}
 }
 
 int cmd_plain(int argc, char **argv)
 {
-	const char *act = argc > 1 ? argv[1] : "";
 	struct secret key = { 0 };
 	struct opts o;
 	bc_luks *l;
-	int enc = !strcmp(act, "encrypt"), r;
+	int r = check_args(argc, argv, 1, &o), enc;
 	unsigned ss;
 
-	if (!enc && strcmp(act, "decrypt")) {
-		fputs(cli_plain_help, stderr);
-		return EXIT_USAGE;
-	}
-	if (parse_opts(argc - 2, argv + 2, &o))
-		return EXIT_USAGE;
-	if (o.npos != 2 || !o.key_file)
-		return cli_fail("usage: blockcrypt plain %s IN OUT --key-file RAWKEY [options]", act);
+	if (r)
+		return r;
+	enc = o.action == ACT_PLAIN_ENCRYPT;
 	ss = o.sector_size ? o.sector_size : 512;
 	r = read_vk_file(o.key_file, o.key_bits ? o.key_bits / 8 : 32, &key);
 	if (r)

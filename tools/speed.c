@@ -10,22 +10,7 @@
 #include "cli.h"
 #include "speed.h"
 
-#define MAX_SIZES 64
-#define MAX_SIZE (64u << 20)
-#define MAX_THREADS 256
-
-enum format { FMT_TCRYPT, FMT_CSV, FMT_JSON };
-
-struct speed_opts {
-	size_t sizes[MAX_SIZES];
-	unsigned nsizes, threads, keybits;
-	double seconds;
-	int decrypt;
-	enum format fmt;
-	char **names;
-	unsigned nnames;
-	unsigned emitted;        /* JSON objects written so far */
-};
+static unsigned key_lengths(const struct speed_alg *a, unsigned keybits, size_t *out);
 
 /* tcrypt's default block sizes; 1420 is the odd one, for ciphertext stealing. */
 static const size_t default_sizes[] = { 16, 64, 256, 512, 1024, 1420, 2048, 4096, 8192 };
@@ -34,7 +19,7 @@ static int parse_sizes(char *list, struct speed_opts *o)
 {
 	o->nsizes = 0;
 	for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
-		if (o->nsizes == MAX_SIZES || cli_parse_size(tok, MAX_SIZE, &o->sizes[o->nsizes]) < 0 ||
+		if (o->nsizes == SPEED_MAX_SIZES || cli_parse_size(tok, SPEED_MAX_SIZE, &o->sizes[o->nsizes]) < 0 ||
 		    o->sizes[o->nsizes] == 0)
 			return -1;
 		o->nsizes++;
@@ -42,7 +27,8 @@ static int parse_sizes(char *list, struct speed_opts *o)
 	return o->nsizes ? 0 : -1;
 }
 
-static int parse_opts(int argc, char **argv, struct speed_opts *o)
+/* Every NAME is checked here, before anything is measured. */
+int speed_parse_args(int argc, char **argv, struct speed_opts *o)
 {
 	static const struct option opts[] = {
 		{ "sizes", required_argument, NULL, 's' },
@@ -67,7 +53,7 @@ static int parse_opts(int argc, char **argv, struct speed_opts *o)
 		case 's':
 			if (parse_sizes(optarg, o) < 0)
 				return cli_fail("speed: --sizes wants up to %d comma-separated sizes from 1 to %u bytes",
-				                MAX_SIZES, MAX_SIZE);
+				                SPEED_MAX_SIZES, SPEED_MAX_SIZE);
 			break;
 		case 't':
 			if (cli_parse_seconds(optarg, &o->seconds) < 0)
@@ -88,8 +74,8 @@ static int parse_opts(int argc, char **argv, struct speed_opts *o)
 			o->fmt = c == 'c' ? FMT_CSV : FMT_JSON;
 			break;
 		case 'n':
-			if (cli_parse_size(optarg, MAX_THREADS, &v) < 0 || v == 0)
-				return cli_fail("speed: --threads wants 1 to %d", MAX_THREADS);
+			if (cli_parse_size(optarg, SPEED_MAX_THREADS, &v) < 0 || v == 0)
+				return cli_fail("speed: --threads wants 1 to %d", SPEED_MAX_THREADS);
 			o->threads = (unsigned)v;
 			break;
 		default:
@@ -98,6 +84,19 @@ static int parse_opts(int argc, char **argv, struct speed_opts *o)
 	}
 	o->names = argv + optind;
 	o->nnames = (unsigned)(argc - optind);
+	for (unsigned i = 0; i < o->nnames; i++) {
+		struct speed_alg a;
+		size_t keys[SPEED_MAX_KEYS];
+		int r = speed_lookup(o->names[i], &a);
+
+		if (r == -ENOENT)
+			return cli_fail("speed: unknown skcipher, AEAD or hash '%s' (see blockcrypt list)", o->names[i]);
+		if (r < 0)
+			return cli_fail("speed: %s: %s", o->names[i], strerror(-r));
+		if (!key_lengths(&a, o->keybits, keys))
+			return cli_fail("speed: %s takes no %u-bit key (it takes %zu to %zu bits)", o->names[i], o->keybits,
+			                a.keylen[0] * 8, a.keylen[a.nkeys - 1] * 8);
+	}
 	return 0;
 }
 
@@ -264,7 +263,7 @@ int cmd_speed(int argc, char **argv)
 	struct name_list all = { 0 };
 	const char *const *names;
 	unsigned nnames;
-	int r = parse_opts(argc, argv, &o);
+	int r = speed_parse_args(argc, argv, &o);
 	FILE *notes;
 
 	if (r)
@@ -277,20 +276,6 @@ int cmd_speed(int argc, char **argv)
 			return cli_fail("speed: out of memory");
 		names = all.v;
 		nnames = all.n;
-	}
-	/* Every name is checked before anything is measured. */
-	for (unsigned i = 0; i < o.nnames; i++) {
-		struct speed_alg a;
-		size_t keys[SPEED_MAX_KEYS];
-
-		r = speed_lookup(names[i], &a);
-		if (r == -ENOENT)
-			return cli_fail("speed: unknown skcipher, AEAD or hash '%s' (see blockcrypt list)", names[i]);
-		if (r < 0)
-			return cli_fail("speed: %s: %s", names[i], strerror(-r));
-		if (!key_lengths(&a, o.keybits, keys))
-			return cli_fail("speed: %s takes no %u-bit key (it takes %zu to %zu bits)", names[i], o.keybits,
-			                a.keylen[0] * 8, a.keylen[a.nkeys - 1] * 8);
 	}
 	notes = o.fmt == FMT_TCRYPT ? stdout : stderr;
 	fprintf(notes, "# blockcrypt speed: after a warm-up, timed batches of %g ms for about %g s per line; the best "

@@ -44,6 +44,30 @@ struct speed_alg {
 	unsigned nkeys;                  /* 0: an unkeyed hash */
 };
 
+/* The `speed` command's arguments, parsed and checked apart from its timed runs. */
+#define SPEED_MAX_SIZES 64
+#define SPEED_MAX_SIZE (64u << 20)
+#define SPEED_MAX_THREADS 256
+
+enum speed_format { FMT_TCRYPT, FMT_CSV, FMT_JSON };
+
+struct speed_opts {
+	size_t sizes[SPEED_MAX_SIZES];
+	unsigned nsizes, threads, keybits;
+	double seconds;
+	int decrypt;
+	enum speed_format fmt;
+	char **names;
+	unsigned nnames;
+	unsigned emitted;        /* JSON objects written so far */
+};
+
+/* Parses the options and checks every NAME against the registry (known, and takes --key-bits); o must be
+ * zeroed. 0, or the exit status after the message. Nothing is measured. */
+int speed_parse_args(int argc, char **argv, struct speed_opts *o);
+/* The `benchmark` command's arguments: [--time S]. 0 with the seconds per figure, or the exit status. */
+int benchmark_parse_args(int argc, char **argv, double *seconds);
+
 /* 0, -ENOENT for an unknown name (or one that is only a block cipher), or another negative errno. */
 int speed_lookup(const char *name, struct speed_alg *alg);
 /* 0, -EINVAL when the size or key length does not suit the algorithm, or another negative errno. */

@@ -1,7 +1,8 @@
 # Fuzzing (issue 15): libFuzzer harnesses in tests/fuzz/, built with clang into build-fuzz/.
 # `make fuzz FUZZ_SECONDS=N` runs every harness N seconds on a scratch copy of its corpus;
 # `make fuzz-build` only builds them; tests/run.sh group `fuzz` replays the corpora and runs each briefly.
-# Needs clang with libFuzzer (Debian: clang, libclang-rt-14-dev); fuzz_peers also libssl-dev and libgcrypt20-dev.
+# Needs clang with libFuzzer (Debian: clang, libclang-rt-14-dev); fuzz_peers also libssl-dev and libgcrypt20-dev;
+# fuzz_luks_header (and fuzz_cli's luks and plain) the disk-image part's libraries (libargon2-dev, libjson-c-dev, libssl-dev).
 
 FUZZ_CC      ?= clang
 FUZZ_BUILD   := build-fuzz
@@ -14,9 +15,12 @@ FUZZ_COMMON  := tests/fuzz/fuzz_common.c tests/fuzz/ubsan_options.c tests/common
 FUZZ_HDRS    := tests/fuzz/fuzz_common.h tests/common.h include/blockcrypt.h
 # Which harnesses this machine can build (evaluated only by the fuzz targets).
 FUZZ_HAVE_PEERS = $(shell pkg-config --exists libcrypto libgcrypt 2>/dev/null && echo yes)
-FUZZ_NAMES    = fuzz_drivers fuzz_cli $(if $(FUZZ_HAVE_PEERS),fuzz_peers)
-# cli_luks.c needs the disk-image library; fuzz_luks_header is its harness (later).
-FUZZ_TOOL_SRC := $(filter-out tools/blockcrypt.c tools/cli_luks.c,$(wildcard tools/*.c))
+# The disk-image part's libraries, as luks/luks.mk found them.
+FUZZ_HAVE_LUKS := $(if $(LUKS_MISSING),,yes)
+FUZZ_NAMES    = fuzz_drivers fuzz_cli $(if $(FUZZ_HAVE_PEERS),fuzz_peers) $(if $(FUZZ_HAVE_LUKS),fuzz_luks_header)
+# fuzz_cli runs the luks and plain argument checks on the instrumented disk-image library where it is built
+# (elsewhere cli_luks.c compiles to its "not built in" form).
+FUZZ_TOOL_SRC := $(filter-out tools/blockcrypt.c,$(wildcard tools/*.c))
 FUZZ_TOOL_OBJ := $(FUZZ_TOOL_SRC:%.c=$(FUZZ_BUILD)/%.o)
 # ASan's stack instrumentation of the SIMD drivers' register arrays makes clang 14 spend half an hour on
 # one file; those files keep heap and global checking (the caller's buffers), the rest keeps all of it.
@@ -25,7 +29,7 @@ FUZZ_ARCH_FLAGS := $(foreach f,$(basename $(notdir $(wildcard src/arch/*/*.c))),
 # The library and the tool's objects with coverage and sanitizers, by the ordinary rules
 # (in that sub-make BUILD is build-fuzz and the rules below stay out of its way).
 ifneq ($(BUILD),$(FUZZ_BUILD))
-$(FUZZ_BUILD)/libblockcrypt.a $(FUZZ_TOOL_OBJ): FORCE
+$(FUZZ_BUILD)/libblockcrypt.a $(FUZZ_BUILD)/libblockcrypt-luks.a $(FUZZ_TOOL_OBJ): FORCE
 	@$(MAKE) --no-print-directory CC=$(FUZZ_CC) BUILD=$(FUZZ_BUILD) OPT="-O1 -g" $(FUZZ_ARCH_FLAGS) \
 		SANITIZE="-fsanitize=fuzzer-no-link $(FUZZ_SAN)" $@
 
@@ -38,9 +42,18 @@ $(FUZZ_BUILD)/fuzz_peers: tests/fuzz/fuzz_peers.c $(FUZZ_COMMON) $(FUZZ_HDRS) $(
 		$(shell pkg-config --libs libcrypto libgcrypt 2>/dev/null)
 
 $(FUZZ_BUILD)/fuzz_cli: tests/fuzz/fuzz_cli.c tests/fuzz/ubsan_options.c $(FUZZ_TOOL_OBJ) \
-		$(FUZZ_BUILD)/libblockcrypt.a
+		$(if $(FUZZ_HAVE_LUKS),$(FUZZ_BUILD)/libblockcrypt-luks.a) $(FUZZ_BUILD)/libblockcrypt.a
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $< tests/fuzz/ubsan_options.c \
-		$(FUZZ_TOOL_OBJ) $(FUZZ_BUILD)/libblockcrypt.a -lm
+		$(FUZZ_TOOL_OBJ) $(if $(FUZZ_HAVE_LUKS),$(FUZZ_BUILD)/libblockcrypt-luks.a) $(FUZZ_BUILD)/libblockcrypt.a \
+		$(if $(FUZZ_HAVE_LUKS),$(LUKS_LIBS)) -lm
+
+# The disk-image library (luks/luks.mk's rule in the sub-make) is instrumented; json-c, libargon2 and libcrypto
+# are the system's, as libcrypto and libgcrypt are for fuzz_peers.
+$(FUZZ_BUILD)/fuzz_luks_header: tests/fuzz/fuzz_luks_header.c tests/fuzz/ubsan_options.c include/blockcrypt-luks.h \
+		$(FUZZ_BUILD)/libblockcrypt-luks.a $(FUZZ_BUILD)/libblockcrypt.a
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(shell pkg-config --cflags $(LUKS_PKGS) 2>/dev/null) -fsanitize=fuzzer $(FUZZ_SAN) \
+		-o $@ $< tests/fuzz/ubsan_options.c $(FUZZ_BUILD)/libblockcrypt-luks.a $(FUZZ_BUILD)/libblockcrypt.a \
+		$(LUKS_LIBS)
 
 fuzz-build:
 	@$(MAKE) --no-print-directory $(FUZZ_BUILD)/libblockcrypt.a

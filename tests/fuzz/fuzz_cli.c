@@ -6,11 +6,12 @@
 #include <string.h>
 
 #include "cli.h"
+#include "speed.h"
 
 #define MAX_ARGS 16
 
 static const char *const commands[] = { "encrypt", "decrypt", "mac", "hash", "list", "selftest", "speed",
-					"benchmark" };
+					"benchmark", "luks", "plain" };
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -38,27 +39,51 @@ static void check_size(const char *s)
 		abort();
 }
 
-/* selftest, speed and benchmark spend seconds per run (the million-step SM4 vector, timed
- * measurements): selftest runs only when its arguments are refused, and for speed and
- * benchmark every argument goes through the shared parsers behind their options. */
+/* What speed's parser accepts is what its timed runs can take. */
+static int check_speed(int argc, char **argv)
+{
+	struct speed_opts o = { 0 };
+	int nargs = 0, r;
+
+	for (int i = 1; i < argc; i++)
+		check_size(argv[i]);
+	r = speed_parse_args(argc, argv, &o);
+	if (r)
+		return r;
+	for (int i = 1; i < argc; i++)
+		nargs += argv[i][0] != '-' || !argv[i][1];
+	if (o.nsizes < 1 || o.nsizes > SPEED_MAX_SIZES || o.threads < 1 || o.threads > SPEED_MAX_THREADS ||
+	    !(o.seconds > 0 && o.seconds <= 3600) || o.keybits % 8 || o.keybits > 512 || o.nnames > (unsigned)nargs)
+		abort();
+	for (unsigned i = 0; i < o.nsizes; i++)
+		if (o.sizes[i] < 1 || o.sizes[i] > SPEED_MAX_SIZE)
+			abort();
+	return 0;
+}
+
+/* selftest, speed, benchmark, luks and plain spend seconds per run (the million-step SM4 vector, timed
+ * measurements, PBKDFs) or touch files: selftest runs only when its arguments are refused, the others
+ * through the parsers their commands run before anything else (exit status 0 when a run would start). */
 static int run(size_t cmd, int argc, char **argv)
 {
-	if (cmd <= 1)
-		return cmd_crypt(argc, argv, cmd == 1);
-	if (cmd <= 3)
-		return cmd_mac(argc, argv, cmd == 2);
-	if (cmd == 4)
-		return cmd_list(argc, argv);
-	if (cmd == 5)
-		return argc != 1 ? cmd_selftest(argc, argv) : 0;
-	for (int i = 1; i < argc; i++) {
-		double sec;
+	double sec;
+	int r;
 
-		check_size(argv[i]);
-		if (cli_parse_seconds(argv[i], &sec) == 0 && !(sec > 0 && sec <= 3600))
+	switch (cmd) {
+	case 0:
+	case 1: return cmd_crypt(argc, argv, cmd == 1);
+	case 2:
+	case 3: return cmd_mac(argc, argv, cmd == 2);
+	case 4: return cmd_list(argc, argv);
+	case 5: return argc != 1 ? cmd_selftest(argc, argv) : 0;
+	case 6: return check_speed(argc, argv);
+	case 7:
+		r = benchmark_parse_args(argc, argv, &sec);
+		if (r == 0 && !(sec > 0 && sec <= 3600))
 			abort();
+		return r;
+	default: return cli_luks_parse_args(argc, argv, cmd == 9);
 	}
-	return 0;
 }
 
 /* Input: a command byte, then arguments separated by NUL bytes; a double NUL ends them and the rest is stdin. */

@@ -106,7 +106,18 @@ def main():
     out = sys.argv[1]
     src = os.path.join(os.path.dirname(__file__), "..", "..", "src", "core", "selftest_vectors.txt")
     extra = {"fuzz_cli": [b"\x04", b"\x05list", b"\x06--sizes\x0016,64\x00--time\x000.5", b"\x07--time\x001e-3",
-                          b"\x01xts(aes)\x00--key\x00zz\x00--iv\x00" + b"00" * 16 + b"\0\0"]}
+                          b"\x01xts(aes)\x00--key\x00zz\x00--iv\x00" + b"00" * 16 + b"\0\0",
+                          # speed with names and every option; luks and plain actions with their options
+                          b"\x06--sizes\x0016,64,1420\x00--key-bits\x00256\x00--csv\x00--threads\x002\x00xts(aes)\x00gcm(sm4)",
+                          b"\x06--json\x00--decrypt\x00sha256\x00cbc(aes)",
+                          b"\x08format\x00img\x00--type\x00luks1\x00--cipher\x00aes-xts-plain64\x00--key-size\x00512\x00"
+                          b"--pbkdf\x00argon2id\x00--pbkdf-memory\x0064K\x00--iter-time\x00100\x00--offset\x004096\x00"
+                          b"--sector-size\x004096",
+                          b"\x08read\x00img\x00--offset\x001MiB\x00--length\x004096\x00--key-file\x00-\x00--key-slot\x003",
+                          b"\x08kill-slot\x00img\x007\x00--batch-mode",
+                          b"\x08dump\x00img\x00--json\x00--header\x00hdr\x00--progress-frequency\x000.5\x00--unbounded-pbkdf",
+                          b"\x09encrypt\x00plain\x00img\x00--key-file\x00key\x00--cipher\x00sm4-xts-plain64\x00--size\x008\x00"
+                          b"--iv-offset\x0016\x00--iv-large-sectors"]}
     for name, enc in (("fuzz_drivers", drivers_seed), ("fuzz_peers", peers_seed), ("fuzz_cli", cli_seed)):
         d = os.path.join(out, name)
         os.makedirs(d, exist_ok=True)
