@@ -84,6 +84,12 @@ BC_API int bc_luks_open_plain(bc_luks **l, const char *data, const char *spec, c
                               unsigned sector_size, int iv_large_sectors, uint64_t offset, uint64_t size,
                               uint64_t iv_offset, int writable);
 
+/* dm-crypt plain mode's key from a passphrase, as `cryptsetup open --type plain --hash HASH` derives it (one
+ * unsalted hash: use a strong passphrase or a raw key): hash(pass) || hash("A" || pass) || hash("AA" || pass)...
+ * cut to keylen bytes. "HASH:N" derives only the first N bytes so and zero-fills the rest; "plain" uses the passphrase
+ * itself, zero-padded or cut to keylen. cryptsetup's default hash for plain mode is ripemd160. */
+BC_API int bc_luks_plain_key(const char *hash, const char *pass, size_t passlen, uint8_t *key, size_t keylen);
+
 /* Writes a new header (and the first keyslot) on data, or on hdr when detached. The files must
  * exist; the data file is extended to hold data_size if needed. */
 BC_API int bc_luks_format(bc_luks **l, const char *data, const char *hdr, const struct bc_luks_format_params *p,

@@ -130,6 +130,19 @@ rc 0 "cryptsetup opens the detached LUKS1 header" $CS open --test-passphrase --h
 check "detached LUKS1 round trip, passphrase line on stdin" sh -c "(cat '$T/pw'; echo) | $BC luks decrypt '$T/ld' - --header '$T/ld.hdr' | cmp -n 3000000 - '$T/plain3'"
 rc 0 "--key-file - reads stdin whole" sh -c "$BC luks test-passphrase '$T/ld' --header '$T/ld.hdr' --key-file - <'$T/pw'"
 
+# --keyfile-offset/--keyfile-size as cryptsetup reads them, both ways
+head -c 100 /dev/urandom >"$T/kfo"
+rm -f "$T/h"
+truncate -s 20M "$T/h"
+rc 0 "cryptsetup luksFormat --keyfile-offset 10 --keyfile-size 20" $CS luksFormat --type luks2 $CS_PB2 --batch-mode \
+	--key-file "$T/kfo" --keyfile-offset 10 --keyfile-size 20 "$T/h"
+rc 0 "the same key file slice opens here" $BC luks test-passphrase "$T/h" --key-file "$T/kfo" --keyfile-offset 10 --keyfile-size 20
+rc 1 "the whole key file does not" $BC luks test-passphrase "$T/h" --key-file "$T/kfo"
+rm -f "$T/h"
+rc 0 "format here with --keyfile-offset 50 -l 32" $BC luks format "$T/h" --size 20M $BC_PB2 --key-file "$T/kfo" --keyfile-offset 50 -l 32
+rc 0 "cryptsetup opens it with the same slice" $CS open --test-passphrase --key-file "$T/kfo" --keyfile-offset 50 --keyfile-size 32 "$T/h"
+rc 2 "--keyfile-size beyond the file is refused" $BC luks test-passphrase "$T/h" --key-file "$T/kfo" --keyfile-offset 50 -l 51
+
 # LUKS1 made by cryptsetup (it cannot fill the data without device mapper): the data written here decrypts with
 # the key cryptsetup dumps, sector by sector through the library's own xts(aes) (IV = little-endian sector number)
 truncate -s 8M "$T/l1"
@@ -215,5 +228,72 @@ plain_case aes-xts-plain64be "$T/k32" "$k32" 'xts(aes)' 512 77 0 plain64be 5
 plain_case aes-cbc-essiv:sha256 "$T/k32" "$k32" 'essiv(cbc(aes),sha256)' 512 3 0 plain64 12
 plain_case sm4-xts-plain64 "$T/k32" "$k32" 'xts(sm4)' 512 0 0 plain64 4
 plain_case 'capi:xts(aes)-plain64' "$T/k64" "$k64" 'xts(aes)' 1024 8 0 plain64 6
+
+# ---- plain mode passphrases, as cryptsetup open --type plain takes them -------------------------------------
+# refkey <hash> <key bytes> <passphrase file>: the key cryptsetup(8) documents (hash("A" * i || passphrase) for
+# round i, cut to the key; HASH:N zero-fills after N bytes; plain pads), to stdout. luks_plain_key.py checks this
+# construction against libcryptsetup itself.
+refkey() {
+	python3 -c 'import hashlib, sys
+name, _, n = sys.argv[1].partition(":"); keylen = int(sys.argv[2]); pw = open(sys.argv[3], "rb").read()
+n = int(n) if n else keylen
+out = pw[:n] if name == "plain" else b"".join(hashlib.new(name, b"A" * i + pw).digest() for i in range(keylen))[:n]
+sys.stdout.buffer.write(out + bytes(keylen - len(out)))' "$@"
+}
+# same_as_raw <description> <raw key file> <plain options> -- <command producing the image $T/pp>: the image made
+# from a passphrase must equal the one made with the expected raw key
+same_as_raw() {
+	d=$1
+	key=$2
+	opts=$3
+	shift 4
+	rm -f "$T/pp" "$T/pr"
+	if ! "$@" >"$T/out" 2>&1; then
+		bad "$d: exit $?"
+		head -n 3 "$T/out" | sed 's/^/    /'
+		return
+	fi
+	$BC plain encrypt "$T/plain3" "$T/pr" $opts --key-file "$key" -q >/dev/null 2>&1
+	check "$d" cmp "$T/pp" "$T/pr"
+}
+printf 'correct horse\nsecond line' >"$T/pl"
+printf 'correct horse' >"$T/pl1"
+refkey ripemd160 32 "$T/pl1" >"$T/rk"
+same_as_raw "plain: a line of stdin, hashed with ripemd160 (the default)" "$T/rk" "" -- \
+	sh -c "$BC plain encrypt '$T/plain3' '$T/pp' <'$T/pl'"
+refkey sha256 64 "$T/pl1" >"$T/rk"
+same_as_raw "plain: sha256 into a 512-bit xts key (two hash rounds)" "$T/rk" "--cipher aes-xts-plain64 --key-size 512" -- \
+	sh -c "$BC plain encrypt '$T/plain3' '$T/pp' --hash sha256 --cipher aes-xts-plain64 --key-size 512 <'$T/pl'"
+refkey sha1 64 "$T/pl1" >"$T/rk"
+same_as_raw "plain: sha1 into a 512-bit key (four hash rounds)" "$T/rk" "--cipher aes-xts-plain64 --key-size 512" -- \
+	sh -c "$BC plain encrypt '$T/plain3' '$T/pp' -h sha1 -c aes-xts-plain64 -s 512 <'$T/pl'"
+refkey sha512 32 "$T/pl" >"$T/rk"
+same_as_raw "plain: --key-file - hashes all of stdin, newlines included" "$T/rk" "" -- \
+	sh -c "$BC plain encrypt '$T/plain3' '$T/pp' --key-file - --hash sha512 <'$T/pl'"
+printf 't horse' >"$T/plo"
+refkey sha256 32 "$T/plo" >"$T/rk"
+same_as_raw "plain: --keyfile-offset and --keyfile-size on stdin" "$T/rk" "" -- \
+	sh -c "$BC plain encrypt '$T/plain3' '$T/pp' --key-file - --keyfile-offset 6 --keyfile-size 7 --hash sha256 <'$T/pl'"
+refkey plain 32 "$T/pl1" >"$T/rk"
+same_as_raw "plain: --hash plain pads the passphrase with zeros" "$T/rk" "" -- \
+	sh -c "$BC plain encrypt '$T/plain3' '$T/pp' --hash plain <'$T/pl'"
+refkey sha256:16 32 "$T/pl1" >"$T/rk"
+same_as_raw "plain: --hash sha256:16 zero-fills the key after 16 bytes" "$T/rk" "" -- \
+	sh -c "$BC plain encrypt '$T/plain3' '$T/pp' --hash sha256:16 <'$T/pl'"
+head -c 100 /dev/urandom >"$T/kf"
+dd if="$T/kf" bs=1 skip=10 count=32 2>/dev/null >"$T/rk"
+same_as_raw "plain: a key file is the raw key (--hash ignored, --keyfile-offset, longer file cut)" "$T/rk" "" -- \
+	sh -c "$BC plain encrypt '$T/plain3' '$T/pp' --key-file '$T/kf' --keyfile-offset 10 --hash sha256 2>'$T/warn'"
+check "plain: the ignored --hash is warned about" grep -q 'WARNING: The --hash parameter is being ignored' "$T/warn"
+rc 0 "plain decrypt with the passphrase" sh -c "$BC plain decrypt '$T/pp' '$T/pd' --key-file '$T/kf' --keyfile-offset 10 -q &&
+	$BC plain decrypt '$T/pr' - <'$T/pl' >/dev/null"
+rm -f "$T/pp"
+$BC plain encrypt "$T/plain3" "$T/pp" --hash sha256 <"$T/pl" >/dev/null 2>&1
+check "plain: round trip through a passphrase" sh -c "$BC plain decrypt '$T/pp' - --hash sha256 <'$T/pl1' | cmp -n 3000000 - '$T/plain3'"
+rc 2 "plain: a key file shorter than the key is refused" $BC plain decrypt "$T/pp" "$T/x" --key-file "$T/pl1" -q
+rc 2 "plain: --keyfile-size longer than stdin is refused" sh -c "$BC plain decrypt '$T/pp' '$T/x' --keyfile-size 99 <'$T/pl'"
+rc 2 "plain: an unknown hash is refused" sh -c "$BC plain decrypt '$T/pp' '$T/x' --hash nosuchhash <'$T/pl'"
+rc 2 "plain: a hash length above the key is refused" sh -c "$BC plain decrypt '$T/pp' '$T/x' --hash sha256:33 <'$T/pl'"
+check "plain: the refusals wrote nothing" test ! -e "$T/x"
 
 finish
