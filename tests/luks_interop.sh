@@ -13,6 +13,7 @@ BC_A2="--pbkdf argon2id --pbkdf-force-iterations 4 --pbkdf-memory 32 --pbkdf-par
 printf 'correct horse' >"$T/pw"
 printf 'battery staple' >"$T/pw2"
 printf 'wrong' >"$T/bad"
+printf 'correct horse' >"$T/pl1"
 
 # check <description> <command...>: passes when the command succeeds
 check() {
@@ -187,6 +188,42 @@ rc 0 "argon2id keyslot opens with cryptsetup" $CS open --test-passphrase --key-f
 sum=$(sha256sum <"$T/bc1")
 rc 2 "format refuses an existing LUKS header" $BC luks format "$T/bc1" $BC_PB2 --key-file "$T/pw"
 check "refused format wrote nothing" test "$(sha256sum <"$T/bc1")" = "$sum"
+# on a terminal, cryptsetup's question (pty_run.py types the answers); only YES overwrites
+PTY="python3 tests/pty_run.py"
+# ptyrc: rc, keeping what the terminal showed in $T/tty
+ptyrc() {
+	rc "$@"
+	cp "$T/out" "$T/tty"
+}
+ptyrc 2 "format on a terminal: an answer other than YES aborts" $PTY "capital letters): =yes" -- $BC luks format "$T/bc1" $BC_PB2 --key-file "$T/pw"
+check "the question is cryptsetup's" grep -q "This will overwrite data on $T/bc1 irrevocably" "$T/tty"
+check "it names the LUKS header it would overwrite" grep -q "already contains a 'crypto_LUKS' superblock signature" "$T/tty"
+check "aborted, as cryptsetup says it" grep -q "Operation aborted" "$T/tty"
+check "the aborted format wrote nothing" test "$(sha256sum <"$T/bc1")" = "$sum"
+ptyrc 0 "format on a terminal: YES overwrites, then the passphrase is asked twice" $PTY "capital letters): =YES" \
+	"Enter passphrase for $T/bc1: =battery staple" "Verify passphrase: =battery staple" -- $BC luks format "$T/bc1" $BC_PB2
+check "the typed passphrase is not echoed" sh -c "! grep -q 'battery staple' '$T/tty'"
+rc 0 "the new passphrase opens with cryptsetup" $CS open --test-passphrase --key-file "$T/pw2" "$T/bc1"
+ptyrc 2 "a passphrase typed differently twice is refused" $PTY "capital letters): =YES" "Enter passphrase for $T/bc1: =one" \
+	"Verify passphrase: =two" -- $BC luks format "$T/bc1" $BC_PB2
+rc 0 "the refused format left the image as it was" $CS open --test-passphrase --key-file "$T/pw2" "$T/bc1"
+head -c 1M /dev/urandom >"$T/nonempty"
+ptyrc 0 "format of a non-empty file on a terminal, YES" $PTY "capital letters): =YES" -- $BC luks format "$T/nonempty" $BC_PB2 --key-file "$T/pw"
+check "no LUKS warning for a file without a header" sh -c "! grep -q crypto_LUKS '$T/tty'"
+ptyrc 0 "a new file is formatted without a question" $PTY -- $BC luks format "$T/fresh" --size 20M $BC_PB2 --key-file "$T/pw"
+check "no question for a new file" sh -c "! grep -q capital '$T/tty'"
+rc 2 "without a terminal a non-empty file is refused" $BC luks format "$T/nonempty" $BC_PB2 --key-file "$T/pw"
+ptyrc 0 "--batch-mode overwrites without a question" $PTY -- $BC luks format "$T/nonempty" -q $BC_PB2 --key-file "$T/pw"
+rc 0 "--force too" sh -c "$BC luks format '$T/nonempty' --force $BC_PB2 --key-file '$T/pw' </dev/null"
+# plain mode's passphrase prompt, without echo; -y asks twice
+rm -f "$T/pt"
+ptyrc 0 "plain: the passphrase typed at the prompt" $PTY "Enter passphrase for $T/pt: =correct horse" -- \
+	$BC plain encrypt "$T/plain3" "$T/pt" --hash sha256
+check "plain: the typed passphrase is not echoed" sh -c "! grep -q 'correct horse' '$T/tty'"
+check "plain: typed, it hashes as the same line on stdin" sh -c "$BC plain decrypt '$T/pt' - --hash sha256 <'$T/pl1' | cmp -n 3000000 - '$T/plain3'"
+ptyrc 2 "plain -y: two different passphrases are refused" $PTY "Enter passphrase for $T/pt: =a" "Verify passphrase: =b" -- \
+	$BC plain decrypt "$T/pt" "$T/x" -y
+
 rc 2 "serpent refused" $BC luks format "$T/sp" --size 20M --cipher serpent-xts-plain64 $BC_PB2 --key-file "$T/pw"
 check "serpent message names the cipher" grep -q serpent "$T/err"
 rc 2 "benbi refused" $BC luks format "$T/sp2" --size 20M --cipher aes-cbc-benbi $BC_PB2 --key-file "$T/pw"
@@ -257,7 +294,6 @@ same_as_raw() {
 	check "$d" cmp "$T/pp" "$T/pr"
 }
 printf 'correct horse\nsecond line' >"$T/pl"
-printf 'correct horse' >"$T/pl1"
 refkey ripemd160 32 "$T/pl1" >"$T/rk"
 same_as_raw "plain: a line of stdin, hashed with ripemd160 (the default)" "$T/rk" "" -- \
 	sh -c "$BC plain encrypt '$T/plain3' '$T/pp' <'$T/pl'"

@@ -294,13 +294,14 @@ static int read_tty_line(const char *prompt, struct secret *s)
 
 	if (secret_alloc(s, 4096))
 		return EXIT_USAGE;
-	if (write(tty >= 0 ? tty : 2, prompt, strlen(prompt)) < 0)
-		(void)0;
+	/* echo off (and what was typed ahead dropped) before the prompt shows: nothing typed after it is echoed */
 	if (!tcgetattr(fd, &old)) {
 		quiet = old;
 		quiet.c_lflag &= ~(tcflag_t)ECHO;
 		echo_off = !tcsetattr(fd, TCSAFLUSH, &quiet);
 	}
+	if (write(tty >= 0 ? tty : 2, prompt, strlen(prompt)) < 0)
+		(void)0;
 	for (;;) {
 		char c;
 		ssize_t n = read(fd, &c, 1);
@@ -409,23 +410,56 @@ static int file_size(const char *path, uint64_t *size)
 	return 0;
 }
 
-/* Creates path if missing (with size bytes), or checks that overwriting it is allowed. */
-static int prepare_target(const char *path, uint64_t size, int allowed, int luks_check)
+/* cryptsetup's question before luksFormat overwrites data (standard input is a terminal): only "YES" goes on. The answer is read with read(2), so that the passphrase prompt after it sees its own line. */
+static int confirm_overwrite(const char *path, int has_luks)
+{
+	char answer[8];
+	size_t n = 0;
+
+	if (has_luks)
+		fprintf(stderr, "WARNING: Device %s already contains a 'crypto_LUKS' superblock signature.\n", path);
+	fprintf(stderr, "\nWARNING!\n========\nThis will overwrite data on %s irrevocably.\n\n"
+	        "Are you sure? (Type 'yes' in capital letters): ", path);
+	for (;;) {
+		char c;
+		ssize_t k = read(0, &c, 1);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0 || c == '\n')
+			break;
+		if (n < sizeof(answer) - 1)
+			answer[n++] = c;
+	}
+	answer[n] = 0;
+	return !strcmp(answer, "YES");
+}
+
+/* Creates path if missing (with size bytes), or checks that overwriting it is allowed: by `allowed`
+ * (--batch-mode, --force), or for format by a "YES" on the terminal. */
+static int prepare_target(const char *path, uint64_t size, int allowed, int format)
 {
 	uint64_t cur;
 	int fd;
 
 	if (!file_size(path, &cur) && cur > 0 && !allowed) {
 		char magic[6] = { 0 };
+		int has_luks;
 
 		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (luks_check && fd >= 0 && read(fd, magic, 6) == 6 && !memcmp(magic, "LUKS\xba\xbe", 6)) {
-			close(fd);
-			return cli_fail("%s already holds a LUKS header: use --batch-mode to overwrite it", path);
-		}
+		has_luks = format && fd >= 0 && read(fd, magic, 6) == 6 && !memcmp(magic, "LUKS\xba\xbe", 6);
 		if (fd >= 0)
 			close(fd);
-		return cli_fail("%s is not empty: use --batch-mode (or --force) to overwrite it", path);
+		if (format && isatty(0)) {
+			if (!confirm_overwrite(path, has_luks)) {
+				fputs("Operation aborted.\n", stderr);
+				return EXIT_USAGE;
+			}
+		} else if (has_luks) {
+			return cli_fail("%s already holds a LUKS header: use --batch-mode to overwrite it", path);
+		} else {
+			return cli_fail("%s is not empty: use --batch-mode (or --force) to overwrite it", path);
+		}
 	}
 	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
 	if (fd < 0)
@@ -550,7 +584,7 @@ static int luks_format(const struct opts *o)
 	if (o->header) {
 		r = prepare_target(o->header, 0, o->batch || o->force, 1);
 		if (!r)   /* the data file is only written with --from */
-			r = prepare_target(image, image_size, o->batch || o->force || !o->from, 0);
+			r = prepare_target(image, image_size, o->batch || o->force || !o->from, 1);
 	} else {
 		r = prepare_target(image, image_size, o->batch || o->force, 1);
 	}
