@@ -175,12 +175,57 @@ for v in luks2 luks1; do
 	rc 0 "changed key opens with cryptsetup ($v)" $CS open --test-passphrase --key-file "$T/pw2" "$img"
 	rc 2 "old key refused by cryptsetup after change-key ($v)" $CS open --test-passphrase --key-file "$T/pw" "$img"
 	slot=$($BC luks test-passphrase "$img" --key-file "$T/pw2" | awk '{print $3}')
-	[ $v = luks2 ] && check "change-key keeps the LUKS2 slot number" test "$slot" = 0
 	rc 2 "kill-slot of the last slot needs --batch-mode ($v)" $BC luks kill-slot "$img" "$slot" --key-file "$T/pw2"
 	rc 0 "cryptsetup sees exactly one keyslot ($v)" sh -c "test \$($CS luksDump '$img' | grep -cE '^  [0-9]+: luks2|ENABLED') -eq 1"
 	rc 0 "uuid set ($v)" $BC luks uuid "$img" --uuid 01234567-89ab-cdef-0123-456789abcdef
 	check "cryptsetup sees the uuid ($v)" test "$($CS luksUUID "$img")" = 01234567-89ab-cdef-0123-456789abcdef
 done
+# change-key moves or keeps the slot as cryptsetup's luksChangeKey does (checked on cryptsetup here: LUKS1 takes the
+# first free slot and disables the old one, in place when all 8 are used; LUKS2 keeps it; --key-slot N: in place)
+slots_of() { # the enabled keyslots cryptsetup sees
+	$CS luksDump "$1" | awk '/^Key Slot [0-9]+: ENABLED/ {sub(":", "", $3); printf "%s ", $3}
+		/^  [0-9]+: luks2/ {sub(":", "", $1); printf "%s ", $1}'
+}
+slot_opened() { # the slot cryptsetup opens with a key file
+	$CS open --test-passphrase -v --key-file "$2" "$1" 2>/dev/null | awk '/unlocked/ {print $3}'
+}
+printf 'pw three' >"$T/pw3"
+printf 'pw four' >"$T/pw4"
+for v in luks1 luks2; do
+	rm -f "$T/ccs" "$T/cbc"
+	truncate -s 20M "$T/ccs"
+	$CS luksFormat --type $v $CS_PB2 --batch-mode --key-file "$T/pw" "$T/ccs" &&
+		$CS luksAddKey $CS_PB2 --batch-mode --key-file "$T/pw" "$T/ccs" "$T/pw2" || bad "cryptsetup setup ($v)"
+	$BC luks format "$T/cbc" --type $v --size 20M $BC_PB2 --key-file "$T/pw" >/dev/null &&
+		$BC luks add-key "$T/cbc" "$T/pw2" $BC_PB2 --key-file "$T/pw" >/dev/null || bad "setup ($v)"
+	$CS luksChangeKey $CS_PB2 --batch-mode --key-file "$T/pw" "$T/ccs" "$T/pw3"
+	rc 0 "change-key of slot 0 ($v)" $BC luks change-key "$T/cbc" "$T/pw3" $BC_PB2 --key-file "$T/pw"
+	want=$([ $v = luks1 ] && echo 2 || echo 0)
+	check "cryptsetup moves slot 0's key to slot $want ($v)" test "$(slot_opened "$T/ccs" "$T/pw3")" = $want
+	check "so does change-key ($v)" test "$(slot_opened "$T/cbc" "$T/pw3")" = $want
+	check "the same slots are enabled as after cryptsetup's ($v: $(slots_of "$T/ccs"))" test "$(slots_of "$T/cbc")" = "$(slots_of "$T/ccs")"
+	$CS luksChangeKey $CS_PB2 --batch-mode --key-slot 1 --key-file "$T/pw2" "$T/ccs" "$T/pw4"
+	rc 0 "change-key --key-slot 1 ($v)" $BC luks change-key "$T/cbc" "$T/pw4" --key-slot 1 $BC_PB2 --key-file "$T/pw2"
+	check "--key-slot 1 changes slot 1 in place, as cryptsetup ($v)" \
+		test "$(slot_opened "$T/cbc" "$T/pw4")" = 1 -a "$(slot_opened "$T/ccs" "$T/pw4")" = 1
+	check "the same slots are enabled ($v: $(slots_of "$T/ccs"))" test "$(slots_of "$T/cbc")" = "$(slots_of "$T/ccs")"
+	rc 1 "--key-slot names a slot the passphrase does not open ($v)" \
+		$BC luks change-key "$T/cbc" "$T/pw2" --key-slot 1 $BC_PB2 --key-file "$T/pw3"
+done
+# LUKS1 with all eight slots in use: in place
+for i in 3 4 5 6 7 8; do
+	printf "filler $i" >"$T/f$i"
+	$CS luksAddKey $CS_PB2 --batch-mode --key-file "$T/pw4" "$T/ccs" "$T/f$i"
+	$BC luks add-key "$T/cbc" "$T/f$i" $BC_PB2 --key-file "$T/pw4" >/dev/null
+done
+check "eight slots used" test "$(slots_of "$T/cbc")" = "0 1 2 3 4 5 6 7 " -a "$(slots_of "$T/ccs")" = "0 1 2 3 4 5 6 7 "
+s5=$(slot_opened "$T/ccs" "$T/f5")
+$CS luksChangeKey $CS_PB2 --batch-mode --key-file "$T/f5" "$T/ccs" "$T/pw"
+rc 0 "change-key on a full LUKS1 header" $BC luks change-key "$T/cbc" "$T/pw" $BC_PB2 --key-file "$T/f5"
+check "a full LUKS1 header changes the key in place, as cryptsetup" \
+	test "$(slot_opened "$T/cbc" "$T/pw")" = "$(slot_opened "$T/ccs" "$T/pw")" -a "$(slot_opened "$T/ccs" "$T/pw")" = "$s5" -a -n "$s5"
+rc 2 "the old passphrase is refused by cryptsetup" $CS open --test-passphrase --key-file "$T/f5" "$T/cbc"
+
 rc 0 "argon2id add-key" $BC luks add-key "$T/ksluks2" "$T/pw" $BC_A2 --key-file "$T/pw2"
 rc 0 "argon2id keyslot opens with cryptsetup" $CS open --test-passphrase --key-file "$T/pw" "$T/ksluks2"
 

@@ -720,7 +720,8 @@ static int luks_add_key(const struct opts *o, int change)
 		return r;
 	r = get_pass(&newsrc, "Enter new passphrase for key slot: ", 1, &pass);
 	if (!r) {
-		r = change ? bc_luks_change_key(l, old, &o->pbkdf, pass.p, pass.len)
+		/* --key-slot N changes N in place; without it LUKS1 moves the key to a free slot (cryptsetup) */
+		r = change ? bc_luks_change_key(l, old, o->key_slot, &o->pbkdf, pass.p, pass.len)
 		           : bc_luks_add_key(l, o->key_slot, &o->pbkdf, pass.p, pass.len);
 		if (r < 0)
 			r = lib_fail(r);
