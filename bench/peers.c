@@ -89,11 +89,12 @@ struct impl {
 	} nt;
 };
 
-/* One operation: src to dst (may be equal) under the 16-byte iv (gcm: its first 12 bytes);
- * tag receives the GCM tag, MAC or digest. 0 or -1. */
+/* One operation: src to dst (may be equal) under the 16-byte iv (gcm: its first 12 bytes),
+ * which cbc and ctr may advance in place, as each library's API does; tag receives the GCM
+ * tag, MAC or digest. 0 or -1. */
 struct lib_ops {
 	int (*open)(struct impl *im);        /* 0, 1 when the library lacks the algorithm, -1 on error */
-	int (*op)(struct impl *im, const uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len, uint8_t *tag);
+	int (*op)(struct impl *im, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len, uint8_t *tag);
 	void (*close)(struct impl *im);
 };
 
@@ -112,10 +113,8 @@ static int bc_open(struct impl *im)
 	}
 }
 
-static int bc_op(struct impl *im, const uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len, uint8_t *tag)
+static int bc_op(struct impl *im, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len, uint8_t *tag)
 {
-	uint8_t v[16];
-
 	switch (im->a->kind) {
 	case GCM:
 		return bc_aead_encrypt(im->ae, iv, 12, src, 0, src, dst, len, tag) ? -1 : 0;
@@ -123,10 +122,9 @@ static int bc_op(struct impl *im, const uint8_t *iv, const uint8_t *src, uint8_t
 	case HASH:
 		return bc_shash_digest(im->sh, src, len, tag) ? -1 : 0;
 	default:
-		memcpy(v, iv, 16);   /* cbc and ctr write the chaining value back */
 		if (decrypt)
-			return bc_skcipher_decrypt(im->sk, v, src, dst, len) ? -1 : 0;
-		return bc_skcipher_encrypt(im->sk, v, src, dst, len) ? -1 : 0;
+			return bc_skcipher_decrypt(im->sk, iv, src, dst, len) ? -1 : 0;
+		return bc_skcipher_encrypt(im->sk, iv, src, dst, len) ? -1 : 0;
 	}
 }
 
@@ -174,7 +172,7 @@ static int ossl_open(struct impl *im)
 	return 0;
 }
 
-static int ossl_op(struct impl *im, const uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len, uint8_t *tag)
+static int ossl_op(struct impl *im, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len, uint8_t *tag)
 {
 	int n, m;
 	size_t tl = 16;
@@ -230,7 +228,7 @@ static int gcry_open(struct impl *im)
 	return gcry_cipher_setkey(im->gc, im->key, a->keylen) ? -1 : 0;
 }
 
-static int gcry_op(struct impl *im, const uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len, uint8_t *tag)
+static int gcry_op(struct impl *im, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len, uint8_t *tag)
 {
 	const struct alg *a = im->a;
 	size_t tl = 16;
@@ -338,13 +336,11 @@ static int nettle_open(struct impl *im)
 	return 0;
 }
 
-static int nettle_op(struct impl *im, const uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len, uint8_t *tag)
+static int nettle_op(struct impl *im, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len, uint8_t *tag)
 {
 	const struct alg *a = im->a;
 	int k128 = a->keylen == 16 || (a->kind == XTS && a->keylen == 32);
-	uint8_t v[16];
 
-	memcpy(v, iv, 16);   /* cbc and ctr advance it */
 	switch (a->kind) {
 	case HASH:
 		if (a->sm) {
@@ -368,24 +364,24 @@ static int nettle_op(struct impl *im, const uint8_t *iv, const uint8_t *src, uin
 		break;
 	case GCM:
 		if (k128) {
-			gcm_aes128_set_iv(&im->nt.g128, 12, v);
+			gcm_aes128_set_iv(&im->nt.g128, 12, iv);
 			gcm_aes128_encrypt(&im->nt.g128, len, dst, src);
 			gcm_aes128_digest(&im->nt.g128, 16, tag);
 		} else {
-			gcm_aes256_set_iv(&im->nt.g256, 12, v);
+			gcm_aes256_set_iv(&im->nt.g256, 12, iv);
 			gcm_aes256_encrypt(&im->nt.g256, len, dst, src);
 			gcm_aes256_digest(&im->nt.g256, 16, tag);
 		}
 		break;
 	case XTS:
 		if (k128 && decrypt)
-			xts_aes128_decrypt_message(&im->nt.x128, v, len, dst, src);
+			xts_aes128_decrypt_message(&im->nt.x128, iv, len, dst, src);
 		else if (k128)
-			xts_aes128_encrypt_message(&im->nt.x128, v, len, dst, src);
+			xts_aes128_encrypt_message(&im->nt.x128, iv, len, dst, src);
 		else if (decrypt)
-			xts_aes256_decrypt_message(&im->nt.x256, v, len, dst, src);
+			xts_aes256_decrypt_message(&im->nt.x256, iv, len, dst, src);
 		else
-			xts_aes256_encrypt_message(&im->nt.x256, v, len, dst, src);
+			xts_aes256_encrypt_message(&im->nt.x256, iv, len, dst, src);
 		break;
 	case ECB:
 		if (k128)
@@ -395,19 +391,19 @@ static int nettle_op(struct impl *im, const uint8_t *iv, const uint8_t *src, uin
 		break;
 	case CBC:
 		if (k128 && decrypt)
-			cbc_decrypt(&im->nt.a128, nt_aes128_decrypt, 16, v, len, dst, src);
+			cbc_decrypt(&im->nt.a128, nt_aes128_decrypt, 16, iv, len, dst, src);
 		else if (k128)
-			cbc_aes128_encrypt(&im->nt.a128, v, len, dst, src);
+			cbc_aes128_encrypt(&im->nt.a128, iv, len, dst, src);
 		else if (decrypt)
-			cbc_decrypt(&im->nt.a256, nt_aes256_decrypt, 16, v, len, dst, src);
+			cbc_decrypt(&im->nt.a256, nt_aes256_decrypt, 16, iv, len, dst, src);
 		else
-			cbc_aes256_encrypt(&im->nt.a256, v, len, dst, src);
+			cbc_aes256_encrypt(&im->nt.a256, iv, len, dst, src);
 		break;
 	case CTR:
 		if (k128)
-			ctr_crypt(&im->nt.a128, nt_aes128_encrypt, 16, v, len, dst, src);
+			ctr_crypt(&im->nt.a128, nt_aes128_encrypt, 16, iv, len, dst, src);
 		else
-			ctr_crypt(&im->nt.a256, nt_aes256_encrypt, 16, v, len, dst, src);
+			ctr_crypt(&im->nt.a256, nt_aes256_encrypt, 16, iv, len, dst, src);
 		break;
 	}
 	return 0;
@@ -434,12 +430,15 @@ static double now(clockid_t c)
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* How each operation's IV is written (--iv-word: as dm-crypt's plain64). */
+static void (*make_iv)(uint8_t *, uint64_t) = bench_make_iv;
+
 static int run(struct impl *im, int lib, uint8_t *buf, size_t len, uint64_t first, uint64_t n)
 {
 	uint8_t iv[16], tag[64];
 
 	for (uint64_t i = 0; i < n; i++) {
-		bench_make_iv(iv, first + i);
+		make_iv(iv, first + i);
 		if (libs[lib].op(im, iv, buf, buf, len, tag))
 			return -1;
 	}
@@ -465,10 +464,10 @@ static int agree(struct impl *im, const int *have, const struct alg *a, const ui
 	int ok = 1;
 
 	for (uint64_t n = 0; n < 2; n++) {
-		bench_make_iv(iv, n * 0x0123456789ull);
 		for (int l = 0; l < NLIBS; l++) {
 			if (!have[l])
 				continue;
+			bench_make_iv(iv, n * 0x0123456789ull);   /* afresh: cbc and ctr advance it */
 			memset(out[l], 0, len);
 			if (libs[l].op(&im[l], iv, src, out[l], len, tag[l])) {
 				fprintf(stderr, "bench-peers: %s at %zu bytes: %s failed\n", a->label, len, lib_name[l]);
@@ -637,10 +636,12 @@ static int write_svg(const char *path, const struct results *res, const int *sel
 /* ---- main -------------------------------------------------------------------------------- */
 static void usage(void)
 {
-	fputs("usage: bench-peers [--time S] [--sizes 16,64,...] [--only NAME,...] [--decrypt] [--svg FILE]\n"
+	fputs("usage: bench-peers [--time S] [--sizes 16,64,...] [--only NAME,...] [--decrypt] [--iv-word] [--svg FILE]\n"
 	      "  --time S     seconds per library, algorithm and size (default 0.1), in short interleaved batches\n"
 	      "  --only       algorithms whose label contains one of these words (aes-128-xts, sm4, cmac, ...)\n"
 	      "  --decrypt    ecb, cbc, ctr and xts decrypt instead (the other algorithms are left out)\n"
+	      "  --iv-word    write each IV as dm-crypt's plain64 does (zeroed, then one 8-byte store) instead of\n"
+	      "               byte by byte, which makes every operation wait for its IV to reach the cache\n"
 	      "  --svg FILE   also draw the chart\n", stderr);
 }
 
@@ -697,6 +698,8 @@ int main(int argc, char **argv)
 			only = argv[++i];
 		} else if (!strcmp(argv[i], "--decrypt")) {
 			decrypt = 1;
+		} else if (!strcmp(argv[i], "--iv-word")) {
+			make_iv = bench_make_iv_word;
 		} else if (!strcmp(argv[i], "--svg") && i + 1 < argc) {
 			svg = argv[++i];
 		} else {

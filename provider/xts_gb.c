@@ -56,6 +56,7 @@ static void xor16(uint8_t *dst, const uint8_t *a, const uint8_t *b)
 static int gb_blocks(struct bcp_cctx *x, struct tweak *t, const uint8_t *in, uint8_t *out, size_t nblocks)
 {
 	uint8_t tw[CHUNK * BCP_BLOCK], buf[CHUNK * BCP_BLOCK];
+	size_t used = (nblocks < CHUNK ? nblocks : CHUNK) * BCP_BLOCK;   /* what the wipe must cover */
 	int err = 0;
 
 	while (nblocks && !err) {
@@ -75,8 +76,8 @@ static int gb_blocks(struct bcp_cctx *x, struct tweak *t, const uint8_t *in, uin
 		out += n * BCP_BLOCK;
 		nblocks -= n;
 	}
-	OPENSSL_cleanse(tw, sizeof(tw));
-	OPENSSL_cleanse(buf, sizeof(buf));
+	OPENSSL_cleanse(tw, used);
+	OPENSSL_cleanse(buf, used);
 	return err;
 }
 

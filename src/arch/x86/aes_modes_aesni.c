@@ -147,7 +147,7 @@ BC_X86_INLINE BC_X86_AES void aesni_ctr_blocks(const struct bc_aes_x86_ek *k, __
 BC_X86_AES void bc_aes_x86_ctr(const struct bc_aes_x86_ek *k, uint8_t ctr[16], const uint8_t *src, uint8_t *dst,
                                size_t len)
 {
-	__m128i be = bc_aes_x86_load(ctr);
+	__m128i be = bc_aes_x86_load_iv(ctr);
 	uint64_t hi, lo;
 
 	bc_x86_ctr_load(ctr, &hi, &lo);

@@ -158,11 +158,12 @@ BC_X86_INLINE BC_X86_AES __m128i bc_aes_x86_mid1(const uint8_t (*rk)[16], const 
 
 /* ---- xts: one block, and ciphertext stealing (the VAES drivers' too) -------------- */
 
-/* The XTS IV as two 8-byte loads: callers write a sector number into it
- * with one 8-byte store (dm-crypt's plain64: the IV zeroed, then the
- * number stored), and the store buffer forwards that store to an 8-byte
- * load but not to a 16-byte one, which would wait for the store to reach
- * the cache. (MOVQ and MOVHPD: SSE2, also on i386.) */
+/* An IV or counter as two 8-byte loads: callers write it in 8-byte
+ * stores (dm-crypt's plain64: the IV zeroed, then the sector number
+ * stored; ctr's own write-back of the next counter), and the store buffer
+ * forwards such a store to an 8-byte load but not to a 16-byte one, which
+ * would wait for the stores to reach the cache. A 16-byte store forwards
+ * to either half. (MOVQ and MOVHPD: SSE2, also on i386.) */
 BC_X86_INLINE BC_X86_AES __m128i bc_aes_x86_load_iv(const uint8_t *iv)
 {
 	__m128i lo = _mm_loadl_epi64((const __m128i *)(const void *)iv);
