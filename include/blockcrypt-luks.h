@@ -84,6 +84,12 @@ BC_API int bc_luks_open_plain(bc_luks **l, const char *data, const char *spec, c
                               unsigned sector_size, int iv_large_sectors, uint64_t offset, uint64_t size,
                               uint64_t iv_offset, int writable);
 
+/* dm-crypt plain mode's key from a passphrase, as `cryptsetup open --type plain --hash HASH` derives it (one
+ * unsalted hash: use a strong passphrase or a raw key): hash(pass) || hash("A" || pass) || hash("AA" || pass)...
+ * cut to keylen bytes. "HASH:N" derives only the first N bytes so and zero-fills the rest; "plain" uses the passphrase
+ * itself, zero-padded or cut to keylen. cryptsetup's default hash for plain mode is ripemd160. */
+BC_API int bc_luks_plain_key(const char *hash, const char *pass, size_t passlen, uint8_t *key, size_t keylen);
+
 /* Writes a new header (and the first keyslot) on data, or on hdr when detached. The files must
  * exist; the data file is extended to hold data_size if needed. */
 BC_API int bc_luks_format(bc_luks **l, const char *data, const char *hdr, const struct bc_luks_format_params *p,
@@ -120,9 +126,12 @@ BC_API int bc_luks_encrypt_from(bc_luks *l, int fd_in, uint64_t in_size, unsigne
 BC_API int bc_luks_add_key(bc_luks *l, int slot, const struct bc_luks_pbkdf_params *p,
                            const char *pass, size_t passlen);
 BC_API int bc_luks_kill_slot(bc_luks *l, int slot);
-/* A new passphrase for slot: LUKS2 keeps the slot number (new area, then one header update, then the
- * old area wiped); LUKS1 moves the key to a free slot first. Returns the slot now holding it. */
-BC_API int bc_luks_change_key(bc_luks *l, int slot, const struct bc_luks_pbkdf_params *p,
+/* A new passphrase for the key in `slot`, stored in `new_slot`, as cryptsetup's luksChangeKey does it. new_slot
+ * -1: LUKS2 keeps the slot number; LUKS1 takes the first free slot (then wipes the old one), or `slot` when all
+ * eight are in use. new_slot == slot: in place (LUKS2: new material in a free area, one header update, the old
+ * area wiped; LUKS1: the area overwritten, then the header). Another slot: added there, then `slot` wiped.
+ * Returns the slot now holding the key. */
+BC_API int bc_luks_change_key(bc_luks *l, int slot, int new_slot, const struct bc_luks_pbkdf_params *p,
                               const char *pass, size_t passlen);
 BC_API int bc_luks_slot_active(const bc_luks *l, int slot);   /* 1, 0, or -EINVAL out of range */
 BC_API int bc_luks_max_slots(const bc_luks *l);

@@ -62,7 +62,7 @@ FILE_CFLAGS_cli_luks := -DBC_LUKS_MISSING='"$(strip $(LUKS_MISSING))"'
 endif
 
 # Benchmarks (not part of `make check`): unlock time against --iter-time, 4 KiB read latency, and a 1 GiB
-# image encrypted and decrypted beside cp and cryptsetup's offline reencryption (BENCH_DIR, BENCH_ROUNDS).
+# image encrypted and decrypted beside cp and cryptsetup's offline reencryption on tmpfs and on disk (BENCH_DIRS, BENCH_ROUNDS).
 ifeq ($(LUKS_MISSING),)
 $(BUILD)/bench-luks: bench/luks.c $(BUILD)/libblockcrypt-luks.a $(BUILD)/libblockcrypt.a
 	$(CC) $(CFLAGS_BASE) $(CFLAGS) -o $@ bench/luks.c $(BUILD)/libblockcrypt-luks.a $(BUILD)/libblockcrypt.a $(LUKS_LIBS) $(LDLIBS)

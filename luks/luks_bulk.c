@@ -3,8 +3,10 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -16,12 +18,96 @@
 struct bulk {
 	bc_luks *l;
 	int encrypt, in_fd, out_fd;
+	int in_direct, out_direct;   /* O_DIRECT descriptors of the same files, or -1 */
 	uint64_t in_base, out_base, total, in_avail;
 	atomic_uint_fast64_t next, done;
 	atomic_int err;
 	pthread_mutex_t msg_lock;
 	char msg[256];
 };
+
+/* Direct I/O (O_DIRECT): a gigabyte streamed through the page cache costs a copy and a gigabyte of cache pages
+ * that nobody reads again (on a virtual machine each new page may also cost a host fault: measured 7.5 s to read
+ * an uncached 1 GiB file here, 1.3 s direct). So the bulk reads and writes whole aligned chunks through a second,
+ * O_DIRECT descriptor of the same file, as cryptsetup's reencryption does, and falls back to the page cache where
+ * the file system refuses (EINVAL) or a chunk is not aligned. Data the page cache already holds is copied from it. */
+#define DIRECT_ALIGN 4096u
+
+static int direct_fd(int fd, int flags)
+{
+	char path[64];
+	struct stat st;
+
+	if (fstat(fd, &st) || !(S_ISREG(st.st_mode) || S_ISBLK(st.st_mode)))
+		return -1;
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	return open(path, flags | O_DIRECT | O_CLOEXEC);
+}
+
+static void direct_off(int *fd)
+{
+	int old = __atomic_exchange_n(fd, -1, __ATOMIC_RELAXED);
+
+	if (old >= 0)
+		close(old);
+}
+
+/* Whether the page cache holds all of [off, off+len) of fd (mincore on a mapping that is never touched, so
+ * nothing is read in). */
+static int cached(int fd, uint64_t off, size_t len)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	uint64_t start = off / (uint64_t)page * (uint64_t)page;
+	size_t span = (size_t)(off + len - start), pages = (span + (size_t)page - 1) / (size_t)page;
+	unsigned char vec[(CHUNK + 2 * DIRECT_ALIGN) / 4096 + 1];
+	void *m;
+	int all = 1;
+
+	if (pages > sizeof(vec))
+		return 1;
+	m = mmap(NULL, span, PROT_READ, MAP_SHARED, fd, (off_t)start);
+	if (m == MAP_FAILED)
+		return 1;
+	if (mincore(m, span, vec))
+		pages = 0;   /* not known: the page cache, as without direct I/O */
+	for (size_t i = 0; i < pages && all; i++)
+		all = vec[i] & 1;
+	munmap(m, span);
+	return all;
+}
+
+static int aligned(uint64_t off, size_t len)
+{
+	return !(off % DIRECT_ALIGN) && !(len % DIRECT_ALIGN);
+}
+
+static int read_in(struct bulk *b, uint8_t *buf, size_t n, uint64_t off)
+{
+	int dfd = __atomic_load_n(&b->in_direct, __ATOMIC_RELAXED);
+
+	if (dfd >= 0 && n && aligned(off, n) && !cached(b->in_fd, off, n)) {
+		int r = luks_pread_all(dfd, buf, n, off);
+
+		if (r != -EINVAL)
+			return r;
+		direct_off(&b->in_direct);
+	}
+	return luks_pread_all(b->in_fd, buf, n, off);
+}
+
+static int write_out(struct bulk *b, const uint8_t *buf, size_t n, uint64_t off)
+{
+	int dfd = __atomic_load_n(&b->out_direct, __ATOMIC_RELAXED);
+
+	if (dfd >= 0 && aligned(off, n)) {
+		int r = luks_pwrite_all(dfd, buf, n, off);
+
+		if (r != -EINVAL)
+			return r;
+		direct_off(&b->out_direct);
+	}
+	return luks_pwrite_all(b->out_fd, buf, n, off);
+}
 
 static void bulk_error(struct bulk *b, int r)
 {
@@ -39,14 +125,14 @@ static int bulk_chunk(struct bulk *b, uint8_t *buf, uint64_t pos)
 {
 	size_t n = b->total - pos < CHUNK ? (size_t)(b->total - pos) : CHUNK;
 	size_t have = b->in_avail <= pos ? 0 : b->in_avail - pos < n ? (size_t)(b->in_avail - pos) : n;
-	int r = luks_pread_all(b->in_fd, buf, have, b->in_base + pos);
+	int r = read_in(b, buf, have, b->in_base + pos);
 
 	if (r)
 		return r;
 	memset(buf + have, 0, n - have);
 	r = bc_luks_crypt_sectors(b->l->crypt, b->encrypt, b->l->iv_tweak, pos / b->l->sector_size, buf, n);
 	if (!r)
-		r = luks_pwrite_all(b->out_fd, buf, n, b->out_base + pos);
+		r = write_out(b, buf, n, b->out_base + pos);
 	if (!r)
 		atomic_fetch_add(&b->done, n);
 	return r;
@@ -95,6 +181,8 @@ static int run_bulk(struct bulk *b, unsigned threads, bc_luks_progress_fn progre
 		threads = luks_cpus();
 	if (threads > 256)
 		threads = 256;
+	b->in_direct = direct_fd(b->in_fd, O_RDONLY);
+	b->out_direct = direct_fd(b->out_fd, O_WRONLY);
 	pthread_mutex_init(&b->msg_lock, NULL);
 	while (started < threads && !pthread_create(&tid[started], NULL, bulk_worker, b))
 		started++;
@@ -107,6 +195,8 @@ static int run_bulk(struct bulk *b, unsigned threads, bc_luks_progress_fn progre
 	}
 	for (unsigned i = 0; i < started; i++)
 		pthread_join(tid[i], NULL);
+	direct_off(&b->in_direct);
+	direct_off(&b->out_direct);
 	pthread_mutex_destroy(&b->msg_lock);
 	r = atomic_load(&b->err);
 	if (r)
@@ -126,10 +216,12 @@ static int stream_out(struct bulk *b, bc_luks_progress_fn progress, void *arg)
 
 	if (!buf)
 		return luks_fail(-ENOMEM, "out of memory");
+	b->in_direct = direct_fd(b->in_fd, O_RDONLY);
+	b->out_direct = -1;
 	for (uint64_t pos = 0; pos < b->total && !r; pos += CHUNK) {
 		size_t n = b->total - pos < CHUNK ? (size_t)(b->total - pos) : CHUNK;
 
-		r = luks_pread_all(b->in_fd, buf, n, b->in_base + pos);
+		r = read_in(b, buf, n, b->in_base + pos);
 		if (!r)
 			r = bc_luks_crypt_sectors(b->l->crypt, 0, b->l->iv_tweak, pos / b->l->sector_size, buf, n);
 		for (size_t w = 0; !r && w < n;) {
@@ -145,9 +237,23 @@ static int stream_out(struct bulk *b, bc_luks_progress_fn progress, void *arg)
 		if (!r && progress)
 			progress(pos + n, b->total, arg);
 	}
+	direct_off(&b->in_direct);
 	explicit_bzero(buf, CHUNK);
 	free(buf);
 	return r;
+}
+
+/* Allocates [off, off+len) of a regular file in one piece before the threads write it out of order (and direct
+ * writes into holes would allocate piecemeal); a full disk is then refused before anything is written. */
+static int reserve(int fd, uint64_t off, uint64_t len)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || !len || !fallocate(fd, 0, (off_t)off, (off_t)len))
+		return 0;
+	if (errno == ENOSPC || errno == EFBIG || errno == EDQUOT)
+		return luks_fail(-errno, "cannot allocate %llu bytes: %s", (unsigned long long)len, strerror(errno));
+	return 0;   /* not supported here: the writes allocate */
 }
 
 static int seekable(int fd)
@@ -170,7 +276,10 @@ int bc_luks_decrypt_to(bc_luks *l, int fd_out, unsigned threads, bc_luks_progres
 	/* a regular file gets its final size at once, allocated in one piece where the filesystem can (the
 	 * threads write it out of order); a block device has its size */
 	if (fstat(fd_out, &st) == 0 && S_ISREG(st.st_mode)) {
-		(void)fallocate(fd_out, 0, 0, (off_t)l->data_size);   /* unsupported: the writes allocate */
+		int r = reserve(fd_out, 0, l->data_size);
+
+		if (r)
+			return r;
 		if (ftruncate(fd_out, (off_t)l->data_size))
 			return luks_fail(-errno, "output: %s", strerror(errno));
 	}
@@ -199,5 +308,7 @@ int bc_luks_encrypt_from(bc_luks *l, int fd_in, uint64_t in_size, unsigned threa
 	}
 	if (!seekable(fd_in))
 		return luks_fail(-EINVAL, "the plaintext must be a file or a block device");
-	return run_bulk(&b, threads, progress, arg);
+	int r = reserve(l->data_fd, l->data_offset, need);
+
+	return r ? r : run_bulk(&b, threads, progress, arg);
 }

@@ -362,7 +362,8 @@ int bc_luks_add_key(bc_luks *l, int slot, const struct bc_luks_pbkdf_params *p, 
 	return slot;
 }
 
-int bc_luks_change_key(bc_luks *l, int slot, const struct bc_luks_pbkdf_params *p, const char *pass, size_t passlen)
+int bc_luks_change_key(bc_luks *l, int slot, int new_slot, const struct bc_luks_pbkdf_params *p, const char *pass,
+                       size_t passlen)
 {
 	struct luks_slot old;
 	int r = bc_luks_slot_active(l, slot);
@@ -373,16 +374,25 @@ int bc_luks_change_key(bc_luks *l, int slot, const struct bc_luks_pbkdf_params *
 		return luks_fail(-ENOKEY, "the image is not unlocked");
 	if (!l->writable)
 		return luks_fail(-EBADF, "the image is open read-only");
-	if (l->version == 1) {
-		/* LUKS1 areas are fixed: the new key takes a free slot before the old one is wiped */
-		int n = bc_luks_add_key(l, -1, p, pass, passlen);
+	if (new_slot >= l->nslots)
+		return luks_fail(-EINVAL, "keyslot %d out of range (0..%d)", new_slot, l->nslots - 1);
+	/* as cryptsetup's luksChangeKey: LUKS1 moves the key to the first free slot (its areas are fixed, so the
+	 * old material stays until the new slot is in place), or changes it in place when all are in use */
+	for (int i = 0; new_slot < 0 && l->version == 1 && i < l->nslots; i++)
+		if (!l->slot[i].active)
+			new_slot = i;
+	if (new_slot < 0)
+		new_slot = slot;
+	if (new_slot != slot) {
+		int n = bc_luks_add_key(l, new_slot, p, pass, passlen);
 
 		if (n < 0)
 			return n;
 		r = bc_luks_kill_slot(l, slot);
 		return r ? r : n;
 	}
-	/* LUKS2: new material in a free area, then one header update switches the slot over to it */
+	/* In place. LUKS2: new material in a free area, then one header update switches the slot over to it, then
+	 * the old area is wiped. LUKS1: the slot's own area is overwritten, then the header (as cryptsetup does). */
 	old = l->slot[slot];
 	r = slot_setup(l, slot, p);
 	if (!r)
@@ -390,17 +400,21 @@ int bc_luks_change_key(bc_luks *l, int slot, const struct bc_luks_pbkdf_params *
 	if (!r) {
 		l->slot[slot].active = 1;
 		l->slot[slot].priority = old.priority;
-		luks2_set_slot(l, slot);
-		r = luks2_store(l);
+		if (l->version == 2)
+			luks2_set_slot(l, slot);
+		r = store(l);
 	}
 	if (r) {
 		l->slot[slot] = old;
-		luks2_set_slot(l, slot);
+		if (l->version == 2)
+			luks2_set_slot(l, slot);
 		return r;
 	}
-	r = wipe_area(l->hdr_fd, old.area_offset, old.area_size);
-	if (!r && fdatasync(l->hdr_fd))
-		r = luks_fail(-errno, "fsync: %s", strerror(errno));
+	if (l->version == 2) {
+		r = wipe_area(l->hdr_fd, old.area_offset, old.area_size);
+		if (!r && fdatasync(l->hdr_fd))
+			r = luks_fail(-errno, "fsync: %s", strerror(errno));
+	}
 	return r ? r : slot;
 }
 

@@ -1,5 +1,7 @@
 /* blockcrypt-luks: the keyslot KDFs (PBKDF2-HMAC through OpenSSL, Argon2i/Argon2id through libargon2),
- * their cost benchmark, and the anti-forensic splitter. LUKS1 sections 2.3-2.4 (AF with H1), LUKS2 section 3.2.5. */
+ * their cost benchmark, the anti-forensic splitter, and plain mode's passphrase hash. LUKS1 sections 2.3-2.4 (AF with
+ * H1), LUKS2 section 3.2.5; plain mode as cryptsetup(8), "Passphrase processing for PLAIN mode". */
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -29,6 +31,69 @@ int luks_hash(const char *hash, const uint8_t *in, size_t len, uint8_t *out)
 	if (!md || !EVP_Digest(in, len, out, NULL, md, NULL))
 		return luks_fail(-ENOTSUP, "hash %s is not supported", hash);
 	return 0;
+}
+
+/* hash(A^round || pass) for round 0, 1, 2... concatenated and cut to keylen: the "hashalot" construction that
+ * cryptsetup's plain mode applies, so that a key longer than the hash gets distinct pieces. */
+static int plain_hash_rounds(const EVP_MD *md, const uint8_t *pass, size_t passlen, uint8_t *key, size_t keylen)
+{
+	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+	uint8_t out[EVP_MAX_MD_SIZE];
+	int r = ctx ? 0 : luks_fail(-ENOMEM, "out of memory");
+
+	for (size_t round = 0, done = 0; !r && done < keylen; round++) {
+		size_t n = (size_t)EVP_MD_get_size(md);
+		int ok = EVP_DigestInit_ex(ctx, md, NULL);
+
+		for (size_t i = 0; ok && i < round; i++)
+			ok = EVP_DigestUpdate(ctx, "A", 1);
+		if (ok)
+			ok = EVP_DigestUpdate(ctx, pass, passlen) && EVP_DigestFinal_ex(ctx, out, NULL);
+		if (!ok)
+			r = luks_fail(-EINVAL, "hashing the passphrase failed");
+		n = keylen - done < n ? keylen - done : n;
+		memcpy(key + done, out, n);
+		done += n;
+	}
+	explicit_bzero(out, sizeof(out));
+	EVP_MD_CTX_free(ctx);
+	return r;
+}
+
+int bc_luks_plain_key(const char *hash, const char *pass, size_t passlen, uint8_t *key, size_t keylen)
+{
+	char name[64];
+	const char *colon = strchr(hash, ':');
+	size_t len = keylen, nlen = colon ? (size_t)(colon - hash) : strlen(hash);
+	const EVP_MD *md = NULL;
+	int r = 0;
+
+	if (keylen < 1 || keylen > LUKS_MAX_KEY)
+		return luks_fail(-EINVAL, "plain: key size %zu out of range (1..%u bytes)", keylen, LUKS_MAX_KEY);
+	if (nlen >= sizeof(name))
+		return luks_fail(-ENOTSUP, "hash %s is not supported", hash);
+	memcpy(name, hash, nlen);
+	name[nlen] = 0;
+	if (colon) {   /* HASH:N: N bytes of hash, the rest zero */
+		char *end;
+		unsigned long n = strtoul(colon + 1, &end, 10);
+
+		if (colon[1] < '0' || colon[1] > '9' || *end || n < 1 || n > keylen)
+			return luks_fail(-EINVAL, "hash length in %s must be 1..%zu bytes (the key size)", hash, keylen);
+		len = n;
+	}
+	if (strcmp(name, "plain") && !(md = md_by_name(name)))
+		return luks_fail(-ENOTSUP, "hash %s is not supported", name);
+	memset(key, 0, keylen);
+	if (md)
+		r = plain_hash_rounds(md, (const uint8_t *)pass, passlen, key, len);
+	else if (colon && passlen < len)   /* plain:N takes exactly N bytes of the passphrase */
+		r = luks_fail(-EINVAL, "plain:%zu needs a passphrase of at least %zu bytes", len, len);
+	else   /* plain: the passphrase itself, zero-padded or cut to the key size */
+		memcpy(key, pass, passlen < len ? passlen : len);
+	if (r)
+		explicit_bzero(key, keylen);
+	return r;
 }
 
 int luks_pbkdf2(const char *hash, const uint8_t *pass, size_t passlen, const uint8_t *salt, size_t saltlen,

@@ -152,11 +152,30 @@ static void luks_image(int version)
 	CHECK(bc_luks_unlock_volume_key(l, vk, (size_t)n) == -EPERM, "%s: wrong volume key", what);
 	vk[0] ^= 1;
 	CHECK(bc_luks_unlock_volume_key(l, vk, (size_t)n) == 0, "%s: volume key unlocks", what);
-	CHECK(bc_luks_change_key(l, 3, &kdf, "four", 4) >= 0, "%s: change-key", what);
+	CHECK(bc_luks_change_key(l, 3, -1, &kdf, "four", 4) >= 0, "%s: change-key", what);
 	bc_luks_close(l);
 	CHECK(bc_luks_open(&l, img, NULL, 0) == 0 && bc_luks_unlock(l, "four", 4, -1) == (version == 2 ? 3 : 0),
 	      "%s: changed key opens (slot kept on LUKS2, first free on LUKS1)", what);
 	CHECK(bc_luks_unlock(l, "three", 5, -1) == -EPERM, "%s: old key refused after change-key", what);
+	bc_luks_close(l);
+
+	/* the slot rules of cryptsetup's luksChangeKey: in place when asked, to another slot, LUKS1 full: in place */
+	int s = version == 2 ? 3 : 0;
+
+	CHECK(bc_luks_open(&l, img, NULL, 1) == 0 && bc_luks_unlock(l, "four", 4, -1) == s, "%s: reopen", what);
+	CHECK(bc_luks_change_key(l, s, s, &kdf, "five", 4) == s, "%s: change-key in place", what);
+	CHECK(bc_luks_change_key(l, s, 5, &kdf, "six", 3) == 5, "%s: change-key to slot 5", what);
+	CHECK(bc_luks_slot_active(l, s) == 0, "%s: the old slot is wiped", what);
+	CHECK(bc_luks_change_key(l, 5, 99, &kdf, "x", 1) == -EINVAL, "%s: change-key to a slot out of range", what);
+	for (int i = 0; version == 1 && i < 8; i++)
+		if (i != 5)
+			CHECK(bc_luks_add_key(l, i, &kdf, "filler", 6) == i, "%s: fill slot %d", what, i);
+	CHECK(bc_luks_change_key(l, 5, -1, &kdf, "seven", 5) == 5,
+	      "%s: change-key keeps the slot (LUKS2; LUKS1 when no slot is free)", what);
+	bc_luks_close(l);
+	CHECK(bc_luks_open(&l, img, NULL, 0) == 0 && bc_luks_unlock(l, "seven", 5, -1) == 5, "%s: changed in place", what);
+	CHECK(bc_luks_unlock(l, "six", 3, -1) == -EPERM && bc_luks_unlock(l, "five", 4, -1) == -EPERM,
+	      "%s: the replaced passphrases are refused", what);
 	bc_luks_close(l);
 }
 

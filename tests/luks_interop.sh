@@ -13,6 +13,7 @@ BC_A2="--pbkdf argon2id --pbkdf-force-iterations 4 --pbkdf-memory 32 --pbkdf-par
 printf 'correct horse' >"$T/pw"
 printf 'battery staple' >"$T/pw2"
 printf 'wrong' >"$T/bad"
+printf 'correct horse' >"$T/pl1"
 
 # check <description> <command...>: passes when the command succeeds
 check() {
@@ -130,6 +131,19 @@ rc 0 "cryptsetup opens the detached LUKS1 header" $CS open --test-passphrase --h
 check "detached LUKS1 round trip, passphrase line on stdin" sh -c "(cat '$T/pw'; echo) | $BC luks decrypt '$T/ld' - --header '$T/ld.hdr' | cmp -n 3000000 - '$T/plain3'"
 rc 0 "--key-file - reads stdin whole" sh -c "$BC luks test-passphrase '$T/ld' --header '$T/ld.hdr' --key-file - <'$T/pw'"
 
+# --keyfile-offset/--keyfile-size as cryptsetup reads them, both ways
+head -c 100 /dev/urandom >"$T/kfo"
+rm -f "$T/h"
+truncate -s 20M "$T/h"
+rc 0 "cryptsetup luksFormat --keyfile-offset 10 --keyfile-size 20" $CS luksFormat --type luks2 $CS_PB2 --batch-mode \
+	--key-file "$T/kfo" --keyfile-offset 10 --keyfile-size 20 "$T/h"
+rc 0 "the same key file slice opens here" $BC luks test-passphrase "$T/h" --key-file "$T/kfo" --keyfile-offset 10 --keyfile-size 20
+rc 1 "the whole key file does not" $BC luks test-passphrase "$T/h" --key-file "$T/kfo"
+rm -f "$T/h"
+rc 0 "format here with --keyfile-offset 50 -l 32" $BC luks format "$T/h" --size 20M $BC_PB2 --key-file "$T/kfo" --keyfile-offset 50 -l 32
+rc 0 "cryptsetup opens it with the same slice" $CS open --test-passphrase --key-file "$T/kfo" --keyfile-offset 50 --keyfile-size 32 "$T/h"
+rc 2 "--keyfile-size beyond the file is refused" $BC luks test-passphrase "$T/h" --key-file "$T/kfo" --keyfile-offset 50 -l 51
+
 # LUKS1 made by cryptsetup (it cannot fill the data without device mapper): the data written here decrypts with
 # the key cryptsetup dumps, sector by sector through the library's own xts(aes) (IV = little-endian sector number)
 truncate -s 8M "$T/l1"
@@ -161,12 +175,57 @@ for v in luks2 luks1; do
 	rc 0 "changed key opens with cryptsetup ($v)" $CS open --test-passphrase --key-file "$T/pw2" "$img"
 	rc 2 "old key refused by cryptsetup after change-key ($v)" $CS open --test-passphrase --key-file "$T/pw" "$img"
 	slot=$($BC luks test-passphrase "$img" --key-file "$T/pw2" | awk '{print $3}')
-	[ $v = luks2 ] && check "change-key keeps the LUKS2 slot number" test "$slot" = 0
 	rc 2 "kill-slot of the last slot needs --batch-mode ($v)" $BC luks kill-slot "$img" "$slot" --key-file "$T/pw2"
 	rc 0 "cryptsetup sees exactly one keyslot ($v)" sh -c "test \$($CS luksDump '$img' | grep -cE '^  [0-9]+: luks2|ENABLED') -eq 1"
 	rc 0 "uuid set ($v)" $BC luks uuid "$img" --uuid 01234567-89ab-cdef-0123-456789abcdef
 	check "cryptsetup sees the uuid ($v)" test "$($CS luksUUID "$img")" = 01234567-89ab-cdef-0123-456789abcdef
 done
+# change-key moves or keeps the slot as cryptsetup's luksChangeKey does (checked on cryptsetup here: LUKS1 takes the
+# first free slot and disables the old one, in place when all 8 are used; LUKS2 keeps it; --key-slot N: in place)
+slots_of() { # the enabled keyslots cryptsetup sees
+	$CS luksDump "$1" | awk '/^Key Slot [0-9]+: ENABLED/ {sub(":", "", $3); printf "%s ", $3}
+		/^  [0-9]+: luks2/ {sub(":", "", $1); printf "%s ", $1}'
+}
+slot_opened() { # the slot cryptsetup opens with a key file
+	$CS open --test-passphrase -v --key-file "$2" "$1" 2>/dev/null | awk '/unlocked/ {print $3}'
+}
+printf 'pw three' >"$T/pw3"
+printf 'pw four' >"$T/pw4"
+for v in luks1 luks2; do
+	rm -f "$T/ccs" "$T/cbc"
+	truncate -s 20M "$T/ccs"
+	$CS luksFormat --type $v $CS_PB2 --batch-mode --key-file "$T/pw" "$T/ccs" &&
+		$CS luksAddKey $CS_PB2 --batch-mode --key-file "$T/pw" "$T/ccs" "$T/pw2" || bad "cryptsetup setup ($v)"
+	$BC luks format "$T/cbc" --type $v --size 20M $BC_PB2 --key-file "$T/pw" >/dev/null &&
+		$BC luks add-key "$T/cbc" "$T/pw2" $BC_PB2 --key-file "$T/pw" >/dev/null || bad "setup ($v)"
+	$CS luksChangeKey $CS_PB2 --batch-mode --key-file "$T/pw" "$T/ccs" "$T/pw3"
+	rc 0 "change-key of slot 0 ($v)" $BC luks change-key "$T/cbc" "$T/pw3" $BC_PB2 --key-file "$T/pw"
+	want=$([ $v = luks1 ] && echo 2 || echo 0)
+	check "cryptsetup moves slot 0's key to slot $want ($v)" test "$(slot_opened "$T/ccs" "$T/pw3")" = $want
+	check "so does change-key ($v)" test "$(slot_opened "$T/cbc" "$T/pw3")" = $want
+	check "the same slots are enabled as after cryptsetup's ($v: $(slots_of "$T/ccs"))" test "$(slots_of "$T/cbc")" = "$(slots_of "$T/ccs")"
+	$CS luksChangeKey $CS_PB2 --batch-mode --key-slot 1 --key-file "$T/pw2" "$T/ccs" "$T/pw4"
+	rc 0 "change-key --key-slot 1 ($v)" $BC luks change-key "$T/cbc" "$T/pw4" --key-slot 1 $BC_PB2 --key-file "$T/pw2"
+	check "--key-slot 1 changes slot 1 in place, as cryptsetup ($v)" \
+		test "$(slot_opened "$T/cbc" "$T/pw4")" = 1 -a "$(slot_opened "$T/ccs" "$T/pw4")" = 1
+	check "the same slots are enabled ($v: $(slots_of "$T/ccs"))" test "$(slots_of "$T/cbc")" = "$(slots_of "$T/ccs")"
+	rc 1 "--key-slot names a slot the passphrase does not open ($v)" \
+		$BC luks change-key "$T/cbc" "$T/pw2" --key-slot 1 $BC_PB2 --key-file "$T/pw3"
+done
+# LUKS1 with all eight slots in use: in place
+for i in 3 4 5 6 7 8; do
+	printf "filler $i" >"$T/f$i"
+	$CS luksAddKey $CS_PB2 --batch-mode --key-file "$T/pw4" "$T/ccs" "$T/f$i"
+	$BC luks add-key "$T/cbc" "$T/f$i" $BC_PB2 --key-file "$T/pw4" >/dev/null
+done
+check "eight slots used" test "$(slots_of "$T/cbc")" = "0 1 2 3 4 5 6 7 " -a "$(slots_of "$T/ccs")" = "0 1 2 3 4 5 6 7 "
+s5=$(slot_opened "$T/ccs" "$T/f5")
+$CS luksChangeKey $CS_PB2 --batch-mode --key-file "$T/f5" "$T/ccs" "$T/pw"
+rc 0 "change-key on a full LUKS1 header" $BC luks change-key "$T/cbc" "$T/pw" $BC_PB2 --key-file "$T/f5"
+check "a full LUKS1 header changes the key in place, as cryptsetup" \
+	test "$(slot_opened "$T/cbc" "$T/pw")" = "$(slot_opened "$T/ccs" "$T/pw")" -a "$(slot_opened "$T/ccs" "$T/pw")" = "$s5" -a -n "$s5"
+rc 2 "the old passphrase is refused by cryptsetup" $CS open --test-passphrase --key-file "$T/f5" "$T/cbc"
+
 rc 0 "argon2id add-key" $BC luks add-key "$T/ksluks2" "$T/pw" $BC_A2 --key-file "$T/pw2"
 rc 0 "argon2id keyslot opens with cryptsetup" $CS open --test-passphrase --key-file "$T/pw" "$T/ksluks2"
 
@@ -174,6 +233,42 @@ rc 0 "argon2id keyslot opens with cryptsetup" $CS open --test-passphrase --key-f
 sum=$(sha256sum <"$T/bc1")
 rc 2 "format refuses an existing LUKS header" $BC luks format "$T/bc1" $BC_PB2 --key-file "$T/pw"
 check "refused format wrote nothing" test "$(sha256sum <"$T/bc1")" = "$sum"
+# on a terminal, cryptsetup's question (pty_run.py types the answers); only YES overwrites
+PTY="python3 tests/pty_run.py"
+# ptyrc: rc, keeping what the terminal showed in $T/tty
+ptyrc() {
+	rc "$@"
+	cp "$T/out" "$T/tty"
+}
+ptyrc 2 "format on a terminal: an answer other than YES aborts" $PTY "capital letters): =yes" -- $BC luks format "$T/bc1" $BC_PB2 --key-file "$T/pw"
+check "the question is cryptsetup's" grep -q "This will overwrite data on $T/bc1 irrevocably" "$T/tty"
+check "it names the LUKS header it would overwrite" grep -q "already contains a 'crypto_LUKS' superblock signature" "$T/tty"
+check "aborted, as cryptsetup says it" grep -q "Operation aborted" "$T/tty"
+check "the aborted format wrote nothing" test "$(sha256sum <"$T/bc1")" = "$sum"
+ptyrc 0 "format on a terminal: YES overwrites, then the passphrase is asked twice" $PTY "capital letters): =YES" \
+	"Enter passphrase for $T/bc1: =battery staple" "Verify passphrase: =battery staple" -- $BC luks format "$T/bc1" $BC_PB2
+check "the typed passphrase is not echoed" sh -c "! grep -q 'battery staple' '$T/tty'"
+rc 0 "the new passphrase opens with cryptsetup" $CS open --test-passphrase --key-file "$T/pw2" "$T/bc1"
+ptyrc 2 "a passphrase typed differently twice is refused" $PTY "capital letters): =YES" "Enter passphrase for $T/bc1: =one" \
+	"Verify passphrase: =two" -- $BC luks format "$T/bc1" $BC_PB2
+rc 0 "the refused format left the image as it was" $CS open --test-passphrase --key-file "$T/pw2" "$T/bc1"
+head -c 1M /dev/urandom >"$T/nonempty"
+ptyrc 0 "format of a non-empty file on a terminal, YES" $PTY "capital letters): =YES" -- $BC luks format "$T/nonempty" $BC_PB2 --key-file "$T/pw"
+check "no LUKS warning for a file without a header" sh -c "! grep -q crypto_LUKS '$T/tty'"
+ptyrc 0 "a new file is formatted without a question" $PTY -- $BC luks format "$T/fresh" --size 20M $BC_PB2 --key-file "$T/pw"
+check "no question for a new file" sh -c "! grep -q capital '$T/tty'"
+rc 2 "without a terminal a non-empty file is refused" $BC luks format "$T/nonempty" $BC_PB2 --key-file "$T/pw"
+ptyrc 0 "--batch-mode overwrites without a question" $PTY -- $BC luks format "$T/nonempty" -q $BC_PB2 --key-file "$T/pw"
+rc 0 "--force too" sh -c "$BC luks format '$T/nonempty' --force $BC_PB2 --key-file '$T/pw' </dev/null"
+# plain mode's passphrase prompt, without echo; -y asks twice
+rm -f "$T/pt"
+ptyrc 0 "plain: the passphrase typed at the prompt" $PTY "Enter passphrase for $T/pt: =correct horse" -- \
+	$BC plain encrypt "$T/plain3" "$T/pt" --hash sha256
+check "plain: the typed passphrase is not echoed" sh -c "! grep -q 'correct horse' '$T/tty'"
+check "plain: typed, it hashes as the same line on stdin" sh -c "$BC plain decrypt '$T/pt' - --hash sha256 <'$T/pl1' | cmp -n 3000000 - '$T/plain3'"
+ptyrc 2 "plain -y: two different passphrases are refused" $PTY "Enter passphrase for $T/pt: =a" "Verify passphrase: =b" -- \
+	$BC plain decrypt "$T/pt" "$T/x" -y
+
 rc 2 "serpent refused" $BC luks format "$T/sp" --size 20M --cipher serpent-xts-plain64 $BC_PB2 --key-file "$T/pw"
 check "serpent message names the cipher" grep -q serpent "$T/err"
 rc 2 "benbi refused" $BC luks format "$T/sp2" --size 20M --cipher aes-cbc-benbi $BC_PB2 --key-file "$T/pw"
@@ -187,6 +282,7 @@ head -c 64 /dev/urandom >"$T/k64"
 head -c 32 /dev/urandom >"$T/k32"
 k64=$(od -An -tx1 -v "$T/k64" | tr -d ' \n')
 k32=$(od -An -tx1 -v "$T/k32" | tr -d ' \n')
+dd if="$T/plain3" bs=512 skip=3 count=1 2>/dev/null >"$T/s3"
 # plain_case <cipher> <key file> <key hex> <lib alg> <sector size> <iv-offset> <large 0|1> <iv kind> <sector>
 plain_case() {
 	large=
@@ -215,5 +311,82 @@ plain_case aes-xts-plain64be "$T/k32" "$k32" 'xts(aes)' 512 77 0 plain64be 5
 plain_case aes-cbc-essiv:sha256 "$T/k32" "$k32" 'essiv(cbc(aes),sha256)' 512 3 0 plain64 12
 plain_case sm4-xts-plain64 "$T/k32" "$k32" 'xts(sm4)' 512 0 0 plain64 4
 plain_case 'capi:xts(aes)-plain64' "$T/k64" "$k64" 'xts(aes)' 1024 8 0 plain64 6
+# a mapping at an offset direct I/O cannot take (512 bytes: the page cache does it) and at one it can (4 KiB)
+for off in 1 8; do
+	rm -f "$T/po"
+	head -c $((off * 512)) /dev/urandom >"$T/po"
+	head -c $((off * 512)) "$T/po" >"$T/po.head"
+	rc 0 "plain encrypt at --offset $off" $BC plain encrypt "$T/plain3" "$T/po" --key-file "$T/k32" --offset $off
+	check "plain at --offset $off: the bytes before it untouched" cmp -n $((off * 512)) "$T/po" "$T/po.head"
+	check "plain at --offset $off: sector 3 under the library's essiv" sh -c "dd if='$T/po' bs=512 skip=$((off + 3)) count=1 2>/dev/null |
+		$BC decrypt 'essiv(cbc(aes),sha256)' --key $k32 --iv $(le64 3)0000000000000000 | cmp - '$T/s3'"
+	check "plain at --offset $off: round trip" sh -c "$BC plain decrypt '$T/po' - --key-file '$T/k32' --offset $off | cmp -n 3000000 - '$T/plain3'"
+done
+
+# ---- plain mode passphrases, as cryptsetup open --type plain takes them -------------------------------------
+# refkey <hash> <key bytes> <passphrase file>: the key cryptsetup(8) documents (hash("A" * i || passphrase) for
+# round i, cut to the key; HASH:N zero-fills after N bytes; plain pads), to stdout. luks_plain_key.py checks this
+# construction against libcryptsetup itself.
+refkey() {
+	python3 -c 'import hashlib, sys
+name, _, n = sys.argv[1].partition(":"); keylen = int(sys.argv[2]); pw = open(sys.argv[3], "rb").read()
+n = int(n) if n else keylen
+out = pw[:n] if name == "plain" else b"".join(hashlib.new(name, b"A" * i + pw).digest() for i in range(keylen))[:n]
+sys.stdout.buffer.write(out + bytes(keylen - len(out)))' "$@"
+}
+# same_as_raw <description> <raw key file> <plain options> -- <command producing the image $T/pp>: the image made
+# from a passphrase must equal the one made with the expected raw key
+same_as_raw() {
+	d=$1
+	key=$2
+	opts=$3
+	shift 4
+	rm -f "$T/pp" "$T/pr"
+	if ! "$@" >"$T/out" 2>&1; then
+		bad "$d: exit $?"
+		head -n 3 "$T/out" | sed 's/^/    /'
+		return
+	fi
+	$BC plain encrypt "$T/plain3" "$T/pr" $opts --key-file "$key" -q >/dev/null 2>&1
+	check "$d" cmp "$T/pp" "$T/pr"
+}
+printf 'correct horse\nsecond line' >"$T/pl"
+refkey ripemd160 32 "$T/pl1" >"$T/rk"
+same_as_raw "plain: a line of stdin, hashed with ripemd160 (the default)" "$T/rk" "" -- \
+	sh -c "$BC plain encrypt '$T/plain3' '$T/pp' <'$T/pl'"
+refkey sha256 64 "$T/pl1" >"$T/rk"
+same_as_raw "plain: sha256 into a 512-bit xts key (two hash rounds)" "$T/rk" "--cipher aes-xts-plain64 --key-size 512" -- \
+	sh -c "$BC plain encrypt '$T/plain3' '$T/pp' --hash sha256 --cipher aes-xts-plain64 --key-size 512 <'$T/pl'"
+refkey sha1 64 "$T/pl1" >"$T/rk"
+same_as_raw "plain: sha1 into a 512-bit key (four hash rounds)" "$T/rk" "--cipher aes-xts-plain64 --key-size 512" -- \
+	sh -c "$BC plain encrypt '$T/plain3' '$T/pp' -h sha1 -c aes-xts-plain64 -s 512 <'$T/pl'"
+refkey sha512 32 "$T/pl" >"$T/rk"
+same_as_raw "plain: --key-file - hashes all of stdin, newlines included" "$T/rk" "" -- \
+	sh -c "$BC plain encrypt '$T/plain3' '$T/pp' --key-file - --hash sha512 <'$T/pl'"
+printf 't horse' >"$T/plo"
+refkey sha256 32 "$T/plo" >"$T/rk"
+same_as_raw "plain: --keyfile-offset and --keyfile-size on stdin" "$T/rk" "" -- \
+	sh -c "$BC plain encrypt '$T/plain3' '$T/pp' --key-file - --keyfile-offset 6 --keyfile-size 7 --hash sha256 <'$T/pl'"
+refkey plain 32 "$T/pl1" >"$T/rk"
+same_as_raw "plain: --hash plain pads the passphrase with zeros" "$T/rk" "" -- \
+	sh -c "$BC plain encrypt '$T/plain3' '$T/pp' --hash plain <'$T/pl'"
+refkey sha256:16 32 "$T/pl1" >"$T/rk"
+same_as_raw "plain: --hash sha256:16 zero-fills the key after 16 bytes" "$T/rk" "" -- \
+	sh -c "$BC plain encrypt '$T/plain3' '$T/pp' --hash sha256:16 <'$T/pl'"
+head -c 100 /dev/urandom >"$T/kf"
+dd if="$T/kf" bs=1 skip=10 count=32 2>/dev/null >"$T/rk"
+same_as_raw "plain: a key file is the raw key (--hash ignored, --keyfile-offset, longer file cut)" "$T/rk" "" -- \
+	sh -c "$BC plain encrypt '$T/plain3' '$T/pp' --key-file '$T/kf' --keyfile-offset 10 --hash sha256 2>'$T/warn'"
+check "plain: the ignored --hash is warned about" grep -q 'WARNING: The --hash parameter is being ignored' "$T/warn"
+rc 0 "plain decrypt with the passphrase" sh -c "$BC plain decrypt '$T/pp' '$T/pd' --key-file '$T/kf' --keyfile-offset 10 -q &&
+	$BC plain decrypt '$T/pr' - <'$T/pl' >/dev/null"
+rm -f "$T/pp"
+$BC plain encrypt "$T/plain3" "$T/pp" --hash sha256 <"$T/pl" >/dev/null 2>&1
+check "plain: round trip through a passphrase" sh -c "$BC plain decrypt '$T/pp' - --hash sha256 <'$T/pl1' | cmp -n 3000000 - '$T/plain3'"
+rc 2 "plain: a key file shorter than the key is refused" $BC plain decrypt "$T/pp" "$T/x" --key-file "$T/pl1" -q
+rc 2 "plain: --keyfile-size longer than stdin is refused" sh -c "$BC plain decrypt '$T/pp' '$T/x' --keyfile-size 99 <'$T/pl'"
+rc 2 "plain: an unknown hash is refused" sh -c "$BC plain decrypt '$T/pp' '$T/x' --hash nosuchhash <'$T/pl'"
+rc 2 "plain: a hash length above the key is refused" sh -c "$BC plain decrypt '$T/pp' '$T/x' --hash sha256:33 <'$T/pl'"
+check "plain: the refusals wrote nothing" test ! -e "$T/x"
 
 finish

@@ -206,9 +206,10 @@ int main(int argc, char **argv)
 	c = find_command(argv[1]);
 	if (!c)
 		return unknown(argv[1]);
-	/* COMMAND --help anywhere before a "--", as git and most tools take it. */
+	/* COMMAND --help anywhere before a "--", as git and most tools take it (and -h, except where it is
+	 * cryptsetup's --hash: luks and plain take cryptsetup's options) */
 	for (int i = 2; i < argc && strcmp(argv[i], "--"); i++)
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+		if (!strcmp(argv[i], "--help") || (!strcmp(argv[i], "-h") && c->run != cmd_luks && c->run != cmd_plain))
 			return show_help(c);
 	return c->run(argc - 1, argv + 1);
 }

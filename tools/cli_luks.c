@@ -18,17 +18,21 @@ const char cli_luks_help[] =
 	"  kill-slot IMAGE SLOT            wipe keyslot SLOT\n"
 	"  change-key IMAGE [NEWKEYFILE]   replace the passphrase\n"
 	"  uuid IMAGE [--uuid UUID]        print or set the UUID\n"
-	"options: --header FILE --key-file FILE|- --key-slot N --type luks1|luks2 --cipher SPEC --key-size BITS\n"
-	"  --sector-size N --pbkdf argon2id|argon2i|pbkdf2 --iter-time MS --pbkdf-memory KIB --pbkdf-parallel N\n"
-	"  --pbkdf-force-iterations N --hash H --uuid U --label L --subsystem S --offset SECTORS --size BYTES\n"
+	"options: --header FILE --key-file FILE|- --keyfile-offset N --keyfile-size N --key-slot N --type luks1|luks2\n"
+	"  --cipher SPEC --key-size BITS --sector-size N --pbkdf argon2id|argon2i|pbkdf2 --iter-time MS\n"
+	"  --pbkdf-memory KIB --pbkdf-parallel N --pbkdf-force-iterations N --hash H --uuid U --label L --subsystem S --offset SECTORS --size BYTES\n"
 	"  --volume-key-file FILE --threads N --progress-frequency S --no-progress --batch-mode|-q --force\n"
 	"  --unbounded-pbkdf (lift the unlock cost bounds: 1 GiB Argon2 memory, time 100, 50M PBKDF2 iterations)\n";
 
 const char cli_plain_help[] =
-	"usage: blockcrypt plain encrypt PLAIN IMAGE | decrypt IMAGE OUT --key-file RAWKEY [--cipher SPEC]\n"
-	"  [--key-size BITS] [--sector-size N] [--offset SECTORS] [--size SECTORS] [--iv-offset SECTORS]\n"
-	"  [--iv-large-sectors] [--threads N] [--no-progress] [--force]\n"
-	"  dm-crypt plain mode (no header): defaults aes-cbc-essiv:sha256, 256-bit key, 512-byte sectors\n";
+	"usage: blockcrypt plain encrypt PLAIN IMAGE | decrypt IMAGE OUT [--cipher SPEC] [--key-size BITS]\n"
+	"  [--key-file FILE [--keyfile-offset N]] [--hash H] [--keyfile-size N] [--verify-passphrase|-y]\n"
+	"  [--sector-size N] [--offset SECTORS] [--size SECTORS] [--iv-offset SECTORS] [--iv-large-sectors]\n"
+	"  [--threads N] [--no-progress] [--batch-mode|-q]\n"
+	"  dm-crypt plain mode (no header), as cryptsetup open --type plain: defaults aes-cbc-essiv:sha256,\n"
+	"  256-bit key, 512-byte sectors. A key file is the raw key (its first key-size bytes); a passphrase (a\n"
+	"  prompt, a line of stdin, or all of stdin with --key-file -) is hashed with --hash (ripemd160; plain:\n"
+	"  unhashed, zero-padded; HASH:N: N bytes of hash, zero-padded)\n";
 
 #ifndef BC_HAVE_LUKS
 static int not_built(void)
@@ -73,10 +77,10 @@ int cli_luks_parse_args(int argc, char **argv, int plain)
 struct opts {
 	const char *header, *key_file, *new_key_file, *type, *cipher, *hash, *uuid, *label, *subsystem;
 	const char *from, *vk_file, *pos[3];
-	int npos, key_slot, batch, force, json, dump_vk, no_progress, iv_large, unbounded;
+	int npos, key_slot, batch, force, json, dump_vk, no_progress, iv_large, unbounded, verify;
 	int action, version, slot_arg;   /* set by check_args: the action, format's LUKS version, kill-slot's SLOT */
-	unsigned key_bits, sector_size, threads;
-	uint64_t offset, size, length, iv_offset;
+	unsigned key_bits, sector_size, threads, keyfile_size;
+	uint64_t offset, size, length, iv_offset, keyfile_offset;
 	int have_offset, have_length;
 	double progress_every;
 	struct bc_luks_pbkdf_params pbkdf;
@@ -138,12 +142,14 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		NUM32("--threads", threads) NUM32("--iter-time", pbkdf.iter_time_ms) NUM32("-i", pbkdf.iter_time_ms)
 		NUM32("--pbkdf-memory", pbkdf.memory_kib) NUM32("--pbkdf-parallel", pbkdf.parallel)
 		NUM32("--pbkdf-force-iterations", pbkdf.iterations)
+		NUM32("--keyfile-size", keyfile_size) NUM32("-l", keyfile_size)
+		NUM64("--keyfile-offset", keyfile_offset, (void)0)
 		NUM64("--offset", offset, o->have_offset = 1) NUM64("-o", offset, o->have_offset = 1)
 		NUM64("--size", size, (void)0) NUM64("--length", length, o->have_length = 1)
 		NUM64("--iv-offset", iv_offset, (void)0) NUM64("--skip", iv_offset, (void)0)
 		FLAG("--batch-mode", batch) FLAG("-q", batch) FLAG("--force", force) FLAG("--json", json)
 		FLAG("--dump-volume-key", dump_vk) FLAG("--no-progress", no_progress) FLAG("--iv-large-sectors", iv_large)
-		FLAG("--unbounded-pbkdf", unbounded)
+		FLAG("--unbounded-pbkdf", unbounded) FLAG("--verify-passphrase", verify) FLAG("-y", verify)
 #undef STR
 #undef NUM32
 #undef NUM64
@@ -209,61 +215,102 @@ static int secret_alloc(struct secret *s, size_t cap)
 	return 0;
 }
 
-/* A whole key file (- is stdin), byte for byte as cryptsetup reads --key-file. */
-static int read_key_file(const char *path, struct secret *s)
-{
-	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : 0;
+/* Where a secret comes from: a key file (- is stdin), --keyfile-offset bytes skipped, then --keyfile-size bytes
+ * exactly (0: all of it, up to 8 MiB), as cryptsetup reads them. */
+struct key_src {
+	const char *file;
+	uint64_t offset;
+	size_t size;
+};
 
-	if (fd < 0)
-		return cli_fail("%s: %s", path, strerror(errno));
-	if (secret_alloc(s, SECRET_MAX + 1))
+/* Skips `offset` bytes of fd: a seek where it can, reading them otherwise (a pipe). */
+static int skip_bytes(int fd, const char *name, uint64_t offset)
+{
+	char junk[4096];
+	struct stat st;
+
+	if (!offset)
+		return 0;
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode)) {
+		off_t cur = lseek(fd, 0, SEEK_CUR);
+
+		if (cur >= 0 && offset <= (uint64_t)(st.st_size - cur) && lseek(fd, (off_t)offset, SEEK_CUR) >= 0)
+			return 0;
+		return cli_fail("%s: cannot seek to the key file offset %llu", name, (unsigned long long)offset);
+	}
+	while (offset) {
+		ssize_t n = read(fd, junk, offset < sizeof(junk) ? (size_t)offset : sizeof(junk));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return cli_fail("%s: cannot seek to the key file offset", name);
+		offset -= (uint64_t)n;
+	}
+	explicit_bzero(junk, sizeof(junk));
+	return 0;
+}
+
+/* A secret from fd after k's offset: k->size bytes exactly, or all (8 MiB at most); with eol, up to the first
+ * newline (stdin without --key-file, as cryptsetup reads a passphrase from a pipe). */
+static int read_secret(int fd, const char *name, const struct key_src *k, int eol, struct secret *s)
+{
+	size_t max = k->size ? k->size : SECRET_MAX + 1;
+	int r = k->size > SECRET_MAX ? cli_fail("--keyfile-size %zu is above the 8 MiB limit", k->size)
+	                             : skip_bytes(fd, name, k->offset);
+
+	if (r || secret_alloc(s, max))
 		return EXIT_USAGE;
-	for (;;) {
-		ssize_t n = read(fd, s->p + s->len, s->cap - s->len);
+	while (s->len < max) {
+		ssize_t n = read(fd, s->p + s->len, eol ? 1 : max - s->len);
 
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
-			int e = errno;
-
-			if (fd)
-				close(fd);
-			secret_free(s);
-			return cli_fail("%s: %s", path, strerror(e));
+			r = cli_fail("%s: %s", name, strerror(errno));
+			break;
 		}
-		if (n == 0)
+		if (n == 0 || (eol && s->p[s->len] == '\n'))
 			break;
 		s->len += (size_t)n;
-		if (s->len > SECRET_MAX) {
-			if (fd)
-				close(fd);
-			secret_free(s);
-			return cli_fail("%s: key file larger than 8 MiB", path);
-		}
 	}
-	if (fd)
-		close(fd);
-	return 0;
+	if (!r && k->size && s->len < k->size)
+		r = cli_fail("%s: cannot read the requested %zu bytes", name, k->size);
+	if (!r && s->len > SECRET_MAX)
+		r = cli_fail("%s: key file larger than 8 MiB (use --keyfile-size)", name);
+	if (r)
+		secret_free(s);
+	return r;
 }
 
-/* One line from the terminal without echo, or from stdin when it is not a terminal. */
-static int read_line(const char *prompt, struct secret *s)
+static int read_key_file(const struct key_src *k, struct secret *s)
 {
-	int tty = open("/dev/tty", O_RDWR | O_CLOEXEC), fd = isatty(0) && tty >= 0 ? tty : 0;
+	int fd = open(k->file, O_RDONLY | O_CLOEXEC), r;
+
+	if (fd < 0)
+		return cli_fail("%s: %s", k->file, strerror(errno));
+	r = read_secret(fd, k->file, k, 0, s);
+	close(fd);
+	return r;
+}
+
+/* One line from the terminal, without echo. */
+static int read_tty_line(const char *prompt, struct secret *s)
+{
+	int tty = open("/dev/tty", O_RDWR | O_CLOEXEC), fd = tty >= 0 ? tty : 0;
 	struct termios old, quiet;
 	int echo_off = 0;
 
 	if (secret_alloc(s, 4096))
 		return EXIT_USAGE;
-	if (fd == tty) {
-		if (write(tty, prompt, strlen(prompt)) < 0)
-			(void)0;
-		if (!tcgetattr(tty, &old)) {
-			quiet = old;
-			quiet.c_lflag &= ~(tcflag_t)ECHO;
-			echo_off = !tcsetattr(tty, TCSAFLUSH, &quiet);
-		}
+	/* echo off (and what was typed ahead dropped) before the prompt shows: nothing typed after it is echoed */
+	if (!tcgetattr(fd, &old)) {
+		quiet = old;
+		quiet.c_lflag &= ~(tcflag_t)ECHO;
+		echo_off = !tcsetattr(fd, TCSAFLUSH, &quiet);
 	}
+	if (write(tty >= 0 ? tty : 2, prompt, strlen(prompt)) < 0)
+		(void)0;
 	for (;;) {
 		char c;
 		ssize_t n = read(fd, &c, 1);
@@ -277,8 +324,8 @@ static int read_line(const char *prompt, struct secret *s)
 		s->p[s->len++] = c;
 	}
 	if (echo_off) {
-		tcsetattr(tty, TCSAFLUSH, &old);
-		if (write(tty, "\n", 1) < 0)
+		tcsetattr(fd, TCSAFLUSH, &old);
+		if (write(tty >= 0 ? tty : 2, "\n", 1) < 0)
 			(void)0;
 	}
 	if (tty >= 0)
@@ -286,18 +333,23 @@ static int read_line(const char *prompt, struct secret *s)
 	return 0;
 }
 
-/* The passphrase: --key-file, else a prompt (twice when verify and on a terminal). */
-static int get_pass(const char *key_file, const char *prompt, int verify, struct secret *s)
+/* The passphrase as cryptsetup takes it: a key file; a prompt without echo when stdin is a terminal (twice when
+ * verify); otherwise stdin, to its first newline (all of it with --key-file -). */
+static int get_pass(const struct key_src *k, const char *prompt, int verify, struct secret *s)
 {
 	struct secret again = { 0 };
 	int r;
 
-	if (key_file)
-		return read_key_file(key_file, s);
-	r = read_line(prompt, s);
-	if (r || !verify || !isatty(0))
+	if (k->file && strcmp(k->file, "-"))
+		return read_key_file(k, s);
+	if (!isatty(0))
+		return read_secret(0, "stdin", k, !k->file, s);
+	if (k->offset)
+		return cli_fail("cannot use --keyfile-offset with terminal input");
+	r = read_tty_line(prompt, s);
+	if (r || !verify)
 		return r;
-	r = read_line("Verify passphrase: ", &again);
+	r = read_tty_line("Verify passphrase: ", &again);
 	if (!r && (again.len != s->len || memcmp(again.p, s->p, s->len))) {
 		secret_free(s);
 		r = cli_fail("passphrases do not match");
@@ -367,23 +419,56 @@ static int file_size(const char *path, uint64_t *size)
 	return 0;
 }
 
-/* Creates path if missing (with size bytes), or checks that overwriting it is allowed. */
-static int prepare_target(const char *path, uint64_t size, int allowed, int luks_check)
+/* cryptsetup's question before luksFormat overwrites data (standard input is a terminal): only "YES" goes on. The answer is read with read(2), so that the passphrase prompt after it sees its own line. */
+static int confirm_overwrite(const char *path, int has_luks)
+{
+	char answer[8];
+	size_t n = 0;
+
+	if (has_luks)
+		fprintf(stderr, "WARNING: Device %s already contains a 'crypto_LUKS' superblock signature.\n", path);
+	fprintf(stderr, "\nWARNING!\n========\nThis will overwrite data on %s irrevocably.\n\n"
+	        "Are you sure? (Type 'yes' in capital letters): ", path);
+	for (;;) {
+		char c;
+		ssize_t k = read(0, &c, 1);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0 || c == '\n')
+			break;
+		if (n < sizeof(answer) - 1)
+			answer[n++] = c;
+	}
+	answer[n] = 0;
+	return !strcmp(answer, "YES");
+}
+
+/* Creates path if missing (with size bytes), or checks that overwriting it is allowed: by `allowed`
+ * (--batch-mode, --force), or for format by a "YES" on the terminal. */
+static int prepare_target(const char *path, uint64_t size, int allowed, int format)
 {
 	uint64_t cur;
 	int fd;
 
 	if (!file_size(path, &cur) && cur > 0 && !allowed) {
 		char magic[6] = { 0 };
+		int has_luks;
 
 		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (luks_check && fd >= 0 && read(fd, magic, 6) == 6 && !memcmp(magic, "LUKS\xba\xbe", 6)) {
-			close(fd);
-			return cli_fail("%s already holds a LUKS header: use --batch-mode to overwrite it", path);
-		}
+		has_luks = format && fd >= 0 && read(fd, magic, 6) == 6 && !memcmp(magic, "LUKS\xba\xbe", 6);
 		if (fd >= 0)
 			close(fd);
-		return cli_fail("%s is not empty: use --batch-mode (or --force) to overwrite it", path);
+		if (format && isatty(0)) {
+			if (!confirm_overwrite(path, has_luks)) {
+				fputs("Operation aborted.\n", stderr);
+				return EXIT_USAGE;
+			}
+		} else if (has_luks) {
+			return cli_fail("%s already holds a LUKS header: use --batch-mode to overwrite it", path);
+		} else {
+			return cli_fail("%s is not empty: use --batch-mode (or --force) to overwrite it", path);
+		}
 	}
 	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
 	if (fd < 0)
@@ -400,6 +485,7 @@ static int prepare_target(const char *path, uint64_t size, int allowed, int luks
 
 static int open_unlocked(const struct opts *o, int writable, bc_luks **l, int *slot)
 {
+	const struct key_src src = { o->key_file, o->keyfile_offset, o->keyfile_size };
 	struct secret pass = { 0 };
 	char prompt[512];
 	int r = bc_luks_open(l, o->pos[0], o->header, writable);
@@ -407,7 +493,7 @@ static int open_unlocked(const struct opts *o, int writable, bc_luks **l, int *s
 	if (r)
 		return lib_fail(r);
 	snprintf(prompt, sizeof(prompt), "Enter passphrase for %s: ", o->pos[0]);
-	r = get_pass(o->key_file, prompt, 0, &pass);
+	r = get_pass(&src, prompt, 0, &pass);
 	if (r) {
 		bc_luks_close(*l);
 		return r;
@@ -463,7 +549,8 @@ static int decrypt_file(bc_luks *l, const struct opts *o, const char *out)
 
 static int read_vk_file(const char *path, size_t len, struct secret *s)
 {
-	int r = read_key_file(path, s);
+	const struct key_src src = { path, 0, 0 };
+	int r = read_key_file(&src, s);
 
 	if (!r && s->len != len) {
 		secret_free(s);
@@ -476,6 +563,7 @@ static int read_vk_file(const char *path, size_t len, struct secret *s)
 
 static int luks_format(const struct opts *o)
 {
+	const struct key_src src = { o->key_file, o->keyfile_offset, o->keyfile_size };
 	struct bc_luks_format_params p = { 0 };
 	struct secret pass = { 0 }, vk = { 0 };
 	const char *image = o->pos[0];
@@ -501,7 +589,7 @@ static int luks_format(const struct opts *o)
 	if (o->header) {
 		r = prepare_target(o->header, 0, o->batch || o->force, 1);
 		if (!r)   /* the data file is only written with --from */
-			r = prepare_target(image, image_size, o->batch || o->force || !o->from, 0);
+			r = prepare_target(image, image_size, o->batch || o->force || !o->from, 1);
 	} else {
 		r = prepare_target(image, image_size, o->batch || o->force, 1);
 	}
@@ -515,7 +603,7 @@ static int luks_format(const struct opts *o)
 		p.key_bytes = (unsigned)vk.len;
 	}
 	snprintf(prompt, sizeof(prompt), "Enter passphrase for %s: ", image);
-	r = get_pass(o->key_file, prompt, 1, &pass);
+	r = get_pass(&src, prompt, 1, &pass);
 	if (!r) {
 		r = bc_luks_format(&l, image, o->header, &p, pass.p, pass.len);
 		r = r ? lib_fail(r) : 0;
@@ -624,16 +712,17 @@ static int luks_test_passphrase(const struct opts *o)
 static int luks_add_key(const struct opts *o, int change)
 {
 	struct secret pass = { 0 };
-	const char *newfile = o->new_key_file ? o->new_key_file : o->npos > 1 ? o->pos[1] : NULL;
+	const struct key_src newsrc = { o->new_key_file ? o->new_key_file : o->npos > 1 ? o->pos[1] : NULL, 0, 0 };
 	bc_luks *l;
 	int old, r;
 
 	r = open_unlocked(o, 1, &l, &old);
 	if (r)
 		return r;
-	r = get_pass(newfile, "Enter new passphrase for key slot: ", 1, &pass);
+	r = get_pass(&newsrc, "Enter new passphrase for key slot: ", 1, &pass);
 	if (!r) {
-		r = change ? bc_luks_change_key(l, old, &o->pbkdf, pass.p, pass.len)
+		/* --key-slot N changes N in place; without it LUKS1 moves the key to a free slot (cryptsetup) */
+		r = change ? bc_luks_change_key(l, old, o->key_slot, &o->pbkdf, pass.p, pass.len)
 		           : bc_luks_add_key(l, o->key_slot, &o->pbkdf, pass.p, pass.len);
 		if (r < 0)
 			r = lib_fail(r);
@@ -724,8 +813,10 @@ static int check_args(int argc, char **argv, int plain, struct opts *o)
 		return EXIT_USAGE;
 	o->action = which;
 	if (plain) {
-		if (o->npos != 2 || !o->key_file)
-			return cli_fail("usage: blockcrypt plain %s IN OUT --key-file RAWKEY [options]", act);
+		if (o->npos != 2)
+			return cli_fail("usage: blockcrypt plain %s IN OUT [--key-file FILE] [options]", act);
+		if (o->key_bits % 8 || o->key_bits > 1024)
+			return cli_fail("--key-size must be a multiple of 8 bits, 1024 at most");
 		return 0;
 	}
 	if (o->npos < 1)
@@ -789,6 +880,44 @@ int cmd_luks(int argc, char **argv)
 	}
 }
 
+/* The plain-mode key as cryptsetup's `open --type plain` derives it: a key file (not stdin) is the raw key,
+ * key-size bytes from --keyfile-offset, never hashed; a passphrase (a prompt, a line of stdin, or all of stdin
+ * with --key-file -) is hashed with --hash (ripemd160 by default; "plain": used as it is). */
+static int plain_key(const struct opts *o, const char *image, unsigned key_bytes, struct secret *key)
+{
+	const char *hash = o->hash ? o->hash : "ripemd160";
+	struct key_src src = { o->key_file, o->keyfile_offset, o->keyfile_size };
+	struct secret pass = { 0 };
+	char prompt[512];
+	int r;
+
+	if (o->key_file && strcmp(o->key_file, "-")) {
+		if (o->hash && !o->batch)
+			fputs("WARNING: The --hash parameter is being ignored in plain mode with keyfile specified.\n", stderr);
+		if (o->keyfile_size && !o->batch)
+			fputs("WARNING: The --keyfile-size option is being ignored, the read size is the same as the "
+			      "encryption key size.\n", stderr);
+		src.size = key_bytes;
+		return read_key_file(&src, key);
+	}
+	if (o->key_file && !strcmp(hash, "plain"))   /* all of stdin, unhashed: exactly the key */
+		src.size = key_bytes;
+	snprintf(prompt, sizeof(prompt), "Enter passphrase for %s: ", image);
+	r = get_pass(&src, prompt, o->verify, &pass);
+	if (!r)
+		r = secret_alloc(key, key_bytes);
+	if (!r) {
+		key->len = key_bytes;
+		r = bc_luks_plain_key(hash, pass.p, pass.len, (uint8_t *)key->p, key_bytes);
+		if (r) {
+			secret_free(key);
+			r = lib_fail(r);
+		}
+	}
+	secret_free(&pass);
+	return r;
+}
+
 int cmd_plain(int argc, char **argv)
 {
 	struct secret key = { 0 };
@@ -801,7 +930,7 @@ int cmd_plain(int argc, char **argv)
 		return r;
 	enc = o.action == ACT_PLAIN_ENCRYPT;
 	ss = o.sector_size ? o.sector_size : 512;
-	r = read_vk_file(o.key_file, o.key_bits ? o.key_bits / 8 : 32, &key);
+	r = plain_key(&o, enc ? o.pos[1] : o.pos[0], o.key_bits ? o.key_bits / 8 : 32, &key);
 	if (r)
 		return r;
 	if (enc)
