@@ -20,21 +20,23 @@ int cli_fail(const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
-static int hex_nibble(char c)
+/* Keys pass through here, so a digit's value is chosen with masks, not branches
+ * (a branch per digit class would tell a timing observer each key nibble's range).
+ * Returns 0..15, or -1 for a character that is not a hex digit. */
+static int hex_nibble(char ch)
 {
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
+	unsigned c = (unsigned char)ch, d = c - '0', l = (c | 0x20) - 'a';
+	/* all ones when d < 10 (resp. l < 6) as unsigned, i.e. c is in range: the top bit of (d - 10) & ~d */
+	unsigned md = 0u - (((d - 10) & ~d) >> 31), ml = 0u - (((l - 6) & ~l) >> 31);
+
+	return (int)((md & d) | (ml & (l + 10)) | ~(md | ml));
 }
 
 int cli_hex_decode(const char *hex, uint8_t **out, size_t *len)
 {
 	size_t n = strlen(hex);
 	uint8_t *buf;
+	int bad = 0;
 
 	if (n % 2)
 		return -1;
@@ -42,15 +44,17 @@ int cli_hex_decode(const char *hex, uint8_t **out, size_t *len)
 	buf = malloc(n / 2 + 1);
 	if (!buf)
 		return -1;
+	/* A bad digit is acted on after the whole string, so where it sits does not show either. */
 	for (size_t i = 0; i < n / 2; i++) {
 		int hi = hex_nibble(hex[2 * i]), lo = hex_nibble(hex[2 * i + 1]);
 
-		if (hi < 0 || lo < 0) {
-			explicit_bzero(buf, i);   /* a key's first bytes */
-			free(buf);
-			return -1;
-		}
-		buf[i] = (uint8_t)(hi << 4 | lo);
+		bad |= hi | lo;
+		buf[i] = (uint8_t)((unsigned)hi << 4 | (unsigned)lo);
+	}
+	if (bad < 0) {
+		explicit_bzero(buf, n / 2);
+		free(buf);
+		return -1;
 	}
 	*out = buf;
 	*len = n / 2;
