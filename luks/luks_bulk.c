@@ -19,6 +19,7 @@ struct bulk {
 	bc_luks *l;
 	int encrypt, in_fd, out_fd;
 	int in_direct, out_direct;   /* O_DIRECT descriptors of the same files, or -1 */
+	int in_refused, out_refused; /* the file system refused direct I/O: the page cache from then on */
 	uint64_t in_base, out_base, total, in_avail;
 	atomic_uint_fast64_t next, done;
 	atomic_int err;
@@ -44,12 +45,13 @@ static int direct_fd(int fd, int flags)
 	return open(path, flags | O_DIRECT | O_CLOEXEC);
 }
 
-static void direct_off(int *fd)
+/* Closed only after every worker has stopped: a descriptor closed while another worker still used it could be
+ * reused by an open elsewhere in the process and take that worker's write. */
+static void direct_close(int *fd)
 {
-	int old = __atomic_exchange_n(fd, -1, __ATOMIC_RELAXED);
-
-	if (old >= 0)
-		close(old);
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
 }
 
 /* Whether the page cache holds all of [off, off+len) of fd (mincore on a mapping that is never touched, so
@@ -83,28 +85,25 @@ static int aligned(uint64_t off, size_t len)
 
 static int read_in(struct bulk *b, uint8_t *buf, size_t n, uint64_t off)
 {
-	int dfd = __atomic_load_n(&b->in_direct, __ATOMIC_RELAXED);
-
-	if (dfd >= 0 && n && aligned(off, n) && !cached(b->in_fd, off, n)) {
-		int r = luks_pread_all(dfd, buf, n, off);
+	if (b->in_direct >= 0 && !__atomic_load_n(&b->in_refused, __ATOMIC_RELAXED) && n && aligned(off, n) &&
+	    !cached(b->in_fd, off, n)) {
+		int r = luks_pread_all(b->in_direct, buf, n, off);
 
 		if (r != -EINVAL)
 			return r;
-		direct_off(&b->in_direct);
+		__atomic_store_n(&b->in_refused, 1, __ATOMIC_RELAXED);
 	}
 	return luks_pread_all(b->in_fd, buf, n, off);
 }
 
 static int write_out(struct bulk *b, const uint8_t *buf, size_t n, uint64_t off)
 {
-	int dfd = __atomic_load_n(&b->out_direct, __ATOMIC_RELAXED);
-
-	if (dfd >= 0 && aligned(off, n)) {
-		int r = luks_pwrite_all(dfd, buf, n, off);
+	if (b->out_direct >= 0 && !__atomic_load_n(&b->out_refused, __ATOMIC_RELAXED) && aligned(off, n)) {
+		int r = luks_pwrite_all(b->out_direct, buf, n, off);
 
 		if (r != -EINVAL)
 			return r;
-		direct_off(&b->out_direct);
+		__atomic_store_n(&b->out_refused, 1, __ATOMIC_RELAXED);
 	}
 	return luks_pwrite_all(b->out_fd, buf, n, off);
 }
@@ -195,8 +194,8 @@ static int run_bulk(struct bulk *b, unsigned threads, bc_luks_progress_fn progre
 	}
 	for (unsigned i = 0; i < started; i++)
 		pthread_join(tid[i], NULL);
-	direct_off(&b->in_direct);
-	direct_off(&b->out_direct);
+	direct_close(&b->in_direct);
+	direct_close(&b->out_direct);
 	pthread_mutex_destroy(&b->msg_lock);
 	r = atomic_load(&b->err);
 	if (r)
@@ -237,7 +236,7 @@ static int stream_out(struct bulk *b, bc_luks_progress_fn progress, void *arg)
 		if (!r && progress)
 			progress(pos + n, b->total, arg);
 	}
-	direct_off(&b->in_direct);
+	direct_close(&b->in_direct);
 	explicit_bzero(buf, CHUNK);
 	free(buf);
 	return r;
