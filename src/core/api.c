@@ -40,11 +40,22 @@ static int tfm_new(size_t tfmsize, size_t ctxsize, void **tfm, void **ctx)
 }
 
 /* ---- skcipher ---------------------------------------------------------------- */
+/* What an operation reads comes first, copied out of the driver table at
+ * allocation: no pointer chase to the table on the way to the driver. */
 struct bc_skcipher {
-	const struct bc_skcipher_alg *alg;
+	void (*encrypt)(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len);
+	void (*decrypt)(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len);
 	void *ctx;
-	unsigned flags;
+	/* The length rule in one compare (sk_ready): with shift = log2(len_align),
+	 * len >= min_len and len - min_len a multiple of len_align exactly when
+	 * (len - min_len) rotated right by shift is below len_bound. 0 until a
+	 * key is set, which no length passes. */
+	size_t min_len, len_bound;
+	unsigned len_shift;
+	uintptr_t no_iv;             /* 1 when the mode takes no IV (ecb): a NULL iv passes */
 	int keyed;
+	unsigned flags;
+	const struct bc_skcipher_alg *alg;
 };
 
 int bc_skcipher_alloc(bc_skcipher **tfm, const char *name)
@@ -65,6 +76,11 @@ int bc_skcipher_alloc(bc_skcipher **tfm, const char *name)
 	*tfm = t;
 	(*tfm)->alg = alg;
 	(*tfm)->ctx = ctx;
+	(*tfm)->encrypt = alg->encrypt;
+	(*tfm)->decrypt = alg->decrypt;
+	(*tfm)->min_len = alg->min_len;
+	(*tfm)->len_shift = (unsigned)__builtin_ctzll(alg->len_align);
+	(*tfm)->no_iv = alg->ivsize == 0;
 	if (alg->init)
 		alg->init(ctx, alg);
 	return 0;
@@ -91,8 +107,10 @@ int bc_skcipher_setkey(bc_skcipher *tfm, const uint8_t *key, size_t keylen)
 	if (!tfm || (!key && keylen))
 		return -EINVAL;
 	err = tfm->alg->setkey(tfm->ctx, key, keylen, tfm->flags);
-	if (!err)
+	if (!err) {
 		tfm->keyed = 1;
+		tfm->len_bound = ((SIZE_MAX - tfm->min_len) >> tfm->len_shift) + 1;
+	}
 	return err;
 }
 
@@ -104,28 +122,52 @@ static int sk_check(const bc_skcipher *tfm, const uint8_t *iv, const uint8_t *sr
 		return -EINVAL;
 	if (!tfm->keyed)
 		return -ENOKEY;
-	if (len < tfm->alg->min_len || (len & (tfm->alg->len_align - 1)) || (tfm->alg->ivsize && !iv) ||
+	if (len < tfm->alg->min_len || (len & (tfm->alg->len_align - 1)) || (!tfm->no_iv && !iv) ||
 	    (len && (!src || !dst)))
 		return -EINVAL;
 	return 0;
 }
 
-int bc_skcipher_encrypt(const bc_skcipher *tfm, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+static inline size_t ror(size_t v, unsigned n)
+{
+	return n ? v >> n | v << (8 * sizeof(v) - n) : v;
+}
+
+/* The common case (a key, an allowed length, every pointer present) in
+ * four tests, with no pointer chase to the driver table: what a one-block
+ * operation pays before its AES. Anything else takes sk_check, which also
+ * lets a zero length through with NULL buffers. */
+static inline int sk_ready(const bc_skcipher *tfm, const uint8_t *iv, const uint8_t *src, const uint8_t *dst,
+			   size_t len)
+{
+	return ror(len - tfm->min_len, tfm->len_shift) < tfm->len_bound && ((uintptr_t)iv | tfm->no_iv) && src && dst;
+}
+
+/* Everything but the common case: the full checks, then the driver. */
+static __attribute__((noinline, cold)) int sk_slow(const bc_skcipher *tfm, uint8_t *iv, const uint8_t *src,
+						   uint8_t *dst, size_t len, int enc)
 {
 	int err = sk_check(tfm, iv, src, dst, len);
 
 	if (!err)
-		tfm->alg->encrypt(tfm->ctx, iv, src, dst, len);
+		(enc ? tfm->encrypt : tfm->decrypt)(tfm->ctx, iv, src, dst, len);
 	return err;
+}
+
+int bc_skcipher_encrypt(const bc_skcipher *tfm, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+{
+	if (__builtin_expect(!tfm || !sk_ready(tfm, iv, src, dst, len), 0))
+		return sk_slow(tfm, iv, src, dst, len, 1);
+	tfm->encrypt(tfm->ctx, iv, src, dst, len);
+	return 0;
 }
 
 int bc_skcipher_decrypt(const bc_skcipher *tfm, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
-	int err = sk_check(tfm, iv, src, dst, len);
-
-	if (!err)
-		tfm->alg->decrypt(tfm->ctx, iv, src, dst, len);
-	return err;
+	if (__builtin_expect(!tfm || !sk_ready(tfm, iv, src, dst, len), 0))
+		return sk_slow(tfm, iv, src, dst, len, 0);
+	tfm->decrypt(tfm->ctx, iv, src, dst, len);
+	return 0;
 }
 
 size_t bc_skcipher_ivsize(const bc_skcipher *tfm)
