@@ -433,13 +433,17 @@ static double now(clockid_t c)
 /* How each operation's IV is written (--iv-word: as dm-crypt's plain64). */
 static void (*make_iv)(uint8_t *, uint64_t) = bench_make_iv;
 
+/* Where each operation writes (--out-of-place: a second buffer, so that no operation waits
+ * for the one before it; by default in place, each operation's input the last one's output). */
+static uint8_t *out_buf;
+
 static int run(struct impl *im, int lib, uint8_t *buf, size_t len, uint64_t first, uint64_t n)
 {
-	uint8_t iv[16], tag[64];
+	uint8_t iv[16], tag[64], *dst = out_buf ? out_buf : buf;
 
 	for (uint64_t i = 0; i < n; i++) {
 		make_iv(iv, first + i);
-		if (libs[lib].op(im, iv, buf, buf, len, tag))
+		if (libs[lib].op(im, iv, buf, dst, len, tag))
 			return -1;
 	}
 	return 0;
@@ -636,12 +640,15 @@ static int write_svg(const char *path, const struct results *res, const int *sel
 /* ---- main -------------------------------------------------------------------------------- */
 static void usage(void)
 {
-	fputs("usage: bench-peers [--time S] [--sizes 16,64,...] [--only NAME,...] [--decrypt] [--iv-word] [--svg FILE]\n"
+	fputs("usage: bench-peers [--time S] [--sizes 16,64,...] [--only NAME,...] [--decrypt] [--iv-word]\n"
+	      "                   [--out-of-place] [--svg FILE]\n"
 	      "  --time S     seconds per library, algorithm and size (default 0.1), in short interleaved batches\n"
 	      "  --only       algorithms whose label contains one of these words (aes-128-xts, sm4, cmac, ...)\n"
 	      "  --decrypt    ecb, cbc, ctr and xts decrypt instead (the other algorithms are left out)\n"
 	      "  --iv-word    write each IV as dm-crypt's plain64 does (zeroed, then one 8-byte store) instead of\n"
 	      "               byte by byte, which makes every operation wait for its IV to reach the cache\n"
+	      "  --out-of-place  every library writes to a second buffer instead of working in place, where\n"
+	      "               each operation's input is the previous one's output (a chain of latencies)\n"
 	      "  --svg FILE   also draw the chart\n", stderr);
 }
 
@@ -665,7 +672,7 @@ int main(int argc, char **argv)
 	unsigned nsizes = sizeof(default_sizes) / sizeof(default_sizes[0]);
 	double seconds = 0.1;
 	const char *svg = NULL, *only = NULL;
-	int sel[NALGS], failed = 0;
+	int sel[NALGS], failed = 0, out_of_place = 0;
 	size_t nsel = 0;
 	uint8_t *buf, *src;
 
@@ -700,6 +707,8 @@ int main(int argc, char **argv)
 			decrypt = 1;
 		} else if (!strcmp(argv[i], "--iv-word")) {
 			make_iv = bench_make_iv_word;
+		} else if (!strcmp(argv[i], "--out-of-place")) {
+			out_of_place = 1;
 		} else if (!strcmp(argv[i], "--svg") && i + 1 < argc) {
 			svg = argv[++i];
 		} else {
@@ -715,15 +724,18 @@ int main(int argc, char **argv)
 	gcry_control(GCRYCTL_INITIALIZATION_FINISHED, 0);
 	buf = aligned_alloc(64, 8192 + 64);
 	src = aligned_alloc(64, 8192 + 64);
-	if (!buf || !src)
+	if (out_of_place)
+		out_buf = aligned_alloc(64, 8192 + 64);
+	if (!buf || !src || (out_of_place && !out_buf))
 		return 1;
 	for (size_t i = 0; i < 8192 + 64; i++)
 		src[i] = (uint8_t)(i * 131 + 7);
 
-	printf("# blockcrypt against its peers, %s, a fresh IV per operation:\n"
+	printf("# blockcrypt against its peers, %s, %s, a fresh IV per operation (%s):\n"
 	       "# MB/s (10^6 bytes/s) of one thread, the best of the undisturbed batches of %g ms run in turn per library\n"
 	       "# (%g s each); outputs cross-checked first; ratio = blockcrypt / best peer; CPU features: %s\n",
-	       decrypt ? "decryption" : "encryption (MACs and hashes: digest)",
+	       decrypt ? "decryption" : "encryption (MACs and hashes: digest)", out_of_place ? "out of place" : "in place",
+	       make_iv == bench_make_iv ? "written byte by byte" : "zeroed, then one 8-byte store",
 	       (seconds / MIN_ROUNDS < ROUND_S ? seconds / MIN_ROUNDS : ROUND_S) * 1e3, seconds, bc_cpu_features_string());
 	printf("%-13s %6s", "algorithm", "size");
 	for (int l = 0; l < NLIBS; l++)
@@ -779,5 +791,6 @@ int main(int argc, char **argv)
 	}
 	free(buf);
 	free(src);
+	free(out_buf);
 	return failed;
 }
