@@ -15,7 +15,7 @@
 #define BC_X86_AVX512 __attribute__((target("vaes,vpclmulqdq,aes,pclmul,avx512f,avx512bw")))
 #define Z_REGS 8                      /* registers of four blocks per batch */
 #define Z_BLOCKS (4 * Z_REGS)
-#define Z_MIN 16                      /* ecb, cbc: fewer blocks go to the AES-NI code */
+#define Z_MIN 16                      /* cbc: fewer blocks go to the AES-NI code */
 
 BC_X86_INLINE BC_X86_AVX512 __m512i z_rk(const uint8_t (*rk)[16], unsigned r)
 {
@@ -110,19 +110,15 @@ BC_X86_INLINE BC_X86_AVX512 void zdec(const uint8_t (*rk)[16], const unsigned nr
 		_mm_storeu_si128((__m128i *)(void *)iv, prev);
 }
 
-/* enc, cbc: constants; short messages to the AES-NI code. */
+/* enc, cbc: constants; short cbc messages to the AES-NI code (ecb's go to
+ * the ymm code before they get here). */
 BC_X86_INLINE BC_X86_AVX512 void zecb_cbc(const struct bc_aes_x86_key *k, const int enc, const int cbc, uint8_t *iv,
                                           const uint8_t *src, uint8_t *dst, size_t len)
 {
 	const uint8_t (*rk)[16] = enc ? k->enc.rk : k->dk;
 
-	if (len < 16 * Z_MIN) {
-		if (cbc)
-			bc_aes_x86_cbc_dec(k, iv, src, dst, len / 16);
-		else if (enc)
-			bc_aes_x86_ecb_enc(&k->enc, dst, src, len / 16);
-		else
-			bc_aes_x86_ecb_dec(k, dst, src, len / 16);
+	if (cbc && len < 16 * Z_MIN) {
+		bc_aes_x86_cbc_dec(k, iv, src, dst, len / 16);
 		return;
 	}
 	switch (k->enc.rounds) {
@@ -132,14 +128,34 @@ BC_X86_INLINE BC_X86_AVX512 void zecb_cbc(const struct bc_aes_x86_key *k, const 
 	}
 }
 
+/* Up to 15 blocks: the ymm code's one pass, inline and unmasked (what a
+ * buffer worked in place gets back from the store buffer soonest); the
+ * batches are out of line, so a short message sets up no frame for them. */
+static __attribute__((noinline)) BC_X86_AVX512 void zecb_long(const struct bc_aes_x86_key *k, const int enc,
+                                                              const uint8_t *src, uint8_t *dst, size_t len)
+{
+	if (enc)
+		zecb_cbc(k, 1, 0, NULL, src, dst, len);
+	else
+		zecb_cbc(k, 0, 0, NULL, src, dst, len);
+}
+
 static BC_X86_AVX512 void zecb_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
-	zecb_cbc(ctx, 1, 0, iv, src, dst, len);
+	(void)iv;
+	if (__builtin_expect(len - 1 >= 16 * BC_AES_VAES_SHORT_MAX, 0))
+		zecb_long(ctx, 1, src, dst, len);
+	else
+		bc_aes_vaes_ecb_short(ctx, 1, src, dst, len / 16);
 }
 
 static BC_X86_AVX512 void zecb_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
-	zecb_cbc(ctx, 0, 0, iv, src, dst, len);
+	(void)iv;
+	if (__builtin_expect(len - 1 >= 16 * BC_AES_VAES_SHORT_MAX, 0))
+		zecb_long(ctx, 0, src, dst, len);
+	else
+		bc_aes_vaes_ecb_short(ctx, 0, src, dst, len / 16);
 }
 
 static BC_X86_AVX512 void zcbc_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
@@ -150,8 +166,7 @@ static BC_X86_AVX512 void zcbc_decrypt(const void *ctx, uint8_t *iv, const uint8
 /* ---- ctr ------------------------------------------------------------------------------
  * Batches of 32 counter blocks, then what is left (any number of bytes) in
  * one batch of four or eight registers with byte-masked loads and stores.
- * Messages of up to 128 bytes go to the AES-NI code: eight blocks in flight
- * there already fill the AES latency, and a zmm batch costs ~25 cycles more. */
+ * Short messages take their own one-pass code (zctr_short, below). */
 
 /* The counter blocks (hi:lo) + 0..4 regs - 1, four per register; be is
  * block (hi:lo) as it lies in memory, which the blocks are stepped from in
@@ -265,14 +280,83 @@ static __attribute__((noinline)) BC_X86_AVX512 void zctr_long(const struct bc_ae
 	}
 }
 
+/* ---- ctr, short messages (ZCTR_SHORT_MIN..ZCTR_SHORT_MAX bytes): one pass of
+ * regs (1..8) registers, only the last one's loads and stores masked, and
+ * nothing on the way from the IV to the AES but a broadcast and an add: with
+ * the counter's low byte far enough from a carry (a public fact, checked by
+ * the caller), counter block j is the IV with j added to its last byte, so
+ * the blocks are stepped in memory order without the byte swaps. What costs
+ * time in a short operation is that path, and an IV the caller has just
+ * written byte by byte, which no load can take from the store buffer, makes
+ * it longer still: every cycle on it counts (~10 per operation against the
+ * swapped and masked batches of zctr). */
+#define ZCTR_SHORT_MIN 33             /* up to 32 bytes the one- or two-block AES-NI code is quicker */
+#define ZCTR_SHORT_MAX (64 * Z_REGS)
+
+BC_X86_INLINE BC_X86_AVX512 void zctr_short(const uint8_t (*rk)[16], const unsigned nr, __m128i be, const uint8_t *src,
+                                            uint8_t *dst, size_t len, const unsigned regs)
+{
+	const __mmask64 m = ~(__mmask64)0 >> (64 * regs - len);   /* the last register's bytes: 1..64 */
+	__m512i x[Z_REGS], c = _mm512_broadcast_i32x4(be), key;
+	unsigned i, r;
+
+	key = z_rk(rk, 0);
+	_Pragma("GCC unroll 8")
+	for (i = 0; i < regs; i++) {
+		const long long j = 4 * (long long)i;
+
+		x[i] = _mm512_add_epi64(c, _mm512_set_epi64((j + 3) << 56, 0, (j + 2) << 56, 0, (j + 1) << 56, 0, j << 56, 0));
+		x[i] = _mm512_xor_si512(x[i], key);
+	}
+	_Pragma("GCC unroll 14")
+	for (r = 1; r < nr; r++) {
+		key = z_rk(rk, r);
+		_Pragma("GCC unroll 8")
+		for (i = 0; i < regs; i++)
+			x[i] = _mm512_aesenc_epi128(x[i], key);
+	}
+	key = z_rk(rk, nr);
+	_Pragma("GCC unroll 8")
+	for (i = 0; i + 1 < regs; i++)
+		_mm512_storeu_si512(dst + 64 * i,
+		                    _mm512_aesenclast_epi128(x[i], _mm512_xor_si512(key, _mm512_loadu_si512(src + 64 * i))));
+	x[i] = _mm512_aesenclast_epi128(x[i], _mm512_xor_si512(key, _mm512_maskz_loadu_epi8(m, src + 64 * i)));
+	_mm512_mask_storeu_epi8(dst + 64 * i, m, x[i]);
+}
+
+BC_X86_INLINE BC_X86_AVX512 void zctr_short_nr(const uint8_t (*rk)[16], const unsigned nr, __m128i be,
+                                               const uint8_t *src, uint8_t *dst, size_t len)
+{
+#define SHORT(N) zctr_short(rk, nr, be, src, dst, len, N)
+	BC_X86_CASES_1_8((len + 63) / 64, SHORT);
+#undef SHORT
+}
+
+/* Messages up to 32 bytes to the AES-NI code, up to ZCTR_SHORT_MAX in one
+ * pass when the counter's low byte does not carry in it, the rest in
+ * batches (out of line). */
 static BC_X86_AVX512 void zctr_crypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
 	const struct bc_aes_x86_ek *k = ctx;
+	uint64_t hi, lo, nb = (len + 15) / 16;
+	__m128i be;
 
-	if (len <= 128)
+	if (len < ZCTR_SHORT_MIN) {
 		bc_aes_x86_ctr(k, iv, src, dst, len);
-	else
+		return;
+	}
+	be = bc_aes_x86_load_iv(iv);
+	bc_x86_ctr_load(iv, &hi, &lo);
+	if (len > ZCTR_SHORT_MAX || (lo & 0xff) > 0x100 - nb) {
 		zctr_long(k, iv, src, dst, len);
+		return;
+	}
+	bc_x86_ctr_store(iv, hi, lo, nb);
+	switch (k->rounds) {
+	case 10: zctr_short_nr(k->rk, 10, be, src, dst, len); break;
+	case 12: zctr_short_nr(k->rk, 12, be, src, dst, len); break;
+	default: zctr_short_nr(k->rk, 14, be, src, dst, len); break;
+	}
 }
 
 /* ---- xts ------------------------------------------------------------------------------

@@ -276,6 +276,82 @@ BC_X86_INLINE BC_X86_VAES void bc_aes_x86_mid_256(const uint8_t (*rk)[16], const
 			x[i] = enc ? _mm256_aesenc_epi128(x[i], key) : _mm256_aesdec_epi128(x[i], key);
 	}
 }
+
+/* ---- ecb of 1..15 blocks: one pass, y ymm registers of two blocks and x
+ * (0 or 1) xmm register of one, y and x constants. Every load comes before
+ * the first store (dst == src works), and nothing is masked: a masked
+ * 512-bit store reaches a later load of the same bytes (the next operation
+ * on a buffer worked in place) about 8 cycles later than a plain ymm or xmm
+ * one, and a zmm one 2 cycles later; with ymm, a short message is as quick
+ * along such a chain as the one-block code, and its AES instructions take
+ * half the issue slots of xmm ones. ---------------------------------------------------------- */
+BC_X86_INLINE BC_X86_VAES void bc_aes_vaes_ecb_short1(const uint8_t (*rk)[16], const unsigned nr, const int enc,
+                                                      const uint8_t *src, uint8_t *dst, const unsigned y,
+                                                      const unsigned x)
+{
+	__m256i v[7], key = _mm256_setzero_si256();
+	__m128i b = _mm_setzero_si128(), k1;
+	unsigned i, r;
+
+	/* k1: the odd block's round key, a 128-bit load of its own when there
+	 * is no ymm broadcast to take it from (it then folds into the AES
+	 * instruction as a memory operand). */
+#define BC_AES_VAES_KEYS(R) do {                                                           \
+		if (y)                                                                      \
+			key = bc_aes_x86_rk256(rk, R);                                      \
+		k1 = y ? _mm256_castsi256_si128(key) : bc_aes_x86_rk(rk, R);                \
+	} while (0)
+	_Pragma("GCC unroll 7")
+	for (i = 0; i < y; i++)
+		v[i] = bc_aes_x86_load256(src + 32 * i);
+	if (x)
+		b = bc_aes_x86_load(src + 32 * y);
+	BC_AES_VAES_KEYS(0);
+	_Pragma("GCC unroll 7")
+	for (i = 0; i < y; i++)
+		v[i] = _mm256_xor_si256(v[i], key);
+	b = _mm_xor_si128(b, k1);
+	_Pragma("GCC unroll 14")
+	for (r = 1; r < nr; r++) {
+		BC_AES_VAES_KEYS(r);
+		_Pragma("GCC unroll 7")
+		for (i = 0; i < y; i++)
+			v[i] = enc ? _mm256_aesenc_epi128(v[i], key) : _mm256_aesdec_epi128(v[i], key);
+		if (x)
+			b = enc ? _mm_aesenc_si128(b, k1) : _mm_aesdec_si128(b, k1);
+	}
+	BC_AES_VAES_KEYS(nr);
+#undef BC_AES_VAES_KEYS
+	_Pragma("GCC unroll 7")
+	for (i = 0; i < y; i++)
+		bc_aes_x86_store256(dst + 32 * i, enc ? _mm256_aesenclast_epi128(v[i], key) : _mm256_aesdeclast_epi128(v[i], key));
+	if (x)
+		bc_aes_x86_store(dst + 32 * y, enc ? _mm_aesenclast_si128(b, k1) : _mm_aesdeclast_si128(b, k1));
+}
+
+/* nb (1..BC_AES_VAES_SHORT_MAX) blocks, enc a constant: the round count
+ * and the block count picked by one indirect jump, each case a straight
+ * line with both constant. */
+#define BC_AES_VAES_SHORT_MAX 15
+BC_X86_INLINE BC_X86_VAES void bc_aes_vaes_ecb_short(const struct bc_aes_x86_key *k, const int enc,
+                                                     const uint8_t *src, uint8_t *dst, size_t nb)
+{
+	const uint8_t (*rk)[16] = enc ? k->enc.rk : k->dk;
+
+#define S(NR, Y, X) bc_aes_vaes_ecb_short1(rk, NR, enc, src, dst, Y, X); break
+#define ROW(NR) \
+	case 16 * NR + 1: S(NR, 0, 1);  case 16 * NR + 2: S(NR, 1, 0);  case 16 * NR + 3: S(NR, 1, 1);  \
+	case 16 * NR + 4: S(NR, 2, 0);  case 16 * NR + 5: S(NR, 2, 1);  case 16 * NR + 6: S(NR, 3, 0);  \
+	case 16 * NR + 7: S(NR, 3, 1);  case 16 * NR + 8: S(NR, 4, 0);  case 16 * NR + 9: S(NR, 4, 1);  \
+	case 16 * NR + 10: S(NR, 5, 0); case 16 * NR + 11: S(NR, 5, 1); case 16 * NR + 12: S(NR, 6, 0); \
+	case 16 * NR + 13: S(NR, 6, 1); case 16 * NR + 14: S(NR, 7, 0); case 16 * NR + 15: S(NR, 7, 1);
+	switch (16 * k->enc.rounds + nb) {
+	ROW(10) ROW(12) ROW(14)
+	default: __builtin_unreachable();   /* 10, 12 or 14 rounds; 1..15 blocks */
+	}
+#undef ROW
+#undef S
+}
 #endif
 
 #endif
