@@ -46,12 +46,10 @@ struct bc_skcipher {
 	void (*encrypt)(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len);
 	void (*decrypt)(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len);
 	void *ctx;
-	/* The length rule in one compare (sk_ready): with shift = log2(len_align),
-	 * len >= min_len and len - min_len a multiple of len_align exactly when
-	 * (len - min_len) rotated right by shift is below len_bound. 0 until a
-	 * key is set, which no length passes. */
-	size_t min_len, len_bound;
-	unsigned len_shift;
+	/* The length rule, two tests (sk_ready): len & len_mask == 0 and
+	 * len >= min_len. Both SIZE_MAX until a key is set, which no length
+	 * passes. */
+	size_t len_mask, min_len;
 	uintptr_t no_iv;             /* 1 when the mode takes no IV (ecb): a NULL iv passes */
 	int keyed;
 	unsigned flags;
@@ -78,8 +76,8 @@ int bc_skcipher_alloc(bc_skcipher **tfm, const char *name)
 	(*tfm)->ctx = ctx;
 	(*tfm)->encrypt = alg->encrypt;
 	(*tfm)->decrypt = alg->decrypt;
-	(*tfm)->min_len = alg->min_len;
-	(*tfm)->len_shift = (unsigned)__builtin_ctzll(alg->len_align);
+	(*tfm)->len_mask = SIZE_MAX;
+	(*tfm)->min_len = SIZE_MAX;
 	(*tfm)->no_iv = alg->ivsize == 0;
 	if (alg->init)
 		alg->init(ctx, alg);
@@ -109,7 +107,8 @@ int bc_skcipher_setkey(bc_skcipher *tfm, const uint8_t *key, size_t keylen)
 	err = tfm->alg->setkey(tfm->ctx, key, keylen, tfm->flags);
 	if (!err) {
 		tfm->keyed = 1;
-		tfm->len_bound = ((SIZE_MAX - tfm->min_len) >> tfm->len_shift) + 1;
+		tfm->len_mask = tfm->alg->len_align - 1;
+		tfm->min_len = tfm->alg->min_len;
 	}
 	return err;
 }
@@ -128,19 +127,14 @@ static int sk_check(const bc_skcipher *tfm, const uint8_t *iv, const uint8_t *sr
 	return 0;
 }
 
-static inline size_t ror(size_t v, unsigned n)
-{
-	return n ? v >> n | v << (8 * sizeof(v) - n) : v;
-}
-
 /* The common case (a key, an allowed length, every pointer present) in
- * four tests, with no pointer chase to the driver table: what a one-block
+ * five tests, with no pointer chase to the driver table: what a one-block
  * operation pays before its AES. Anything else takes sk_check, which also
  * lets a zero length through with NULL buffers. */
 static inline int sk_ready(const bc_skcipher *tfm, const uint8_t *iv, const uint8_t *src, const uint8_t *dst,
 			   size_t len)
 {
-	return ror(len - tfm->min_len, tfm->len_shift) < tfm->len_bound && ((uintptr_t)iv | tfm->no_iv) && src && dst;
+	return !(len & tfm->len_mask) && len >= tfm->min_len && ((uintptr_t)iv | tfm->no_iv) && src && dst;
 }
 
 /* Everything but the common case: the full checks, then the driver. */
