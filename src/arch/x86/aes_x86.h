@@ -345,6 +345,14 @@ BC_X86_INLINE BC_X86_VAES void bc_aes_vaes_ecb_short(const struct bc_aes_x86_key
 	case 16 * NR + 7: S(NR, 3, 1);  case 16 * NR + 8: S(NR, 4, 0);  case 16 * NR + 9: S(NR, 4, 1);  \
 	case 16 * NR + 10: S(NR, 5, 0); case 16 * NR + 11: S(NR, 5, 1); case 16 * NR + 12: S(NR, 6, 0); \
 	case 16 * NR + 13: S(NR, 6, 1); case 16 * NR + 14: S(NR, 7, 0); case 16 * NR + 15: S(NR, 7, 1);
+	if (nb == 1) {
+		switch (k->enc.rounds) {
+		case 10: S(10, 0, 1);
+		case 12: S(12, 0, 1);
+		default: S(14, 0, 1);
+		}
+		return;
+	}
 	switch (16 * k->enc.rounds + nb) {
 	ROW(10) ROW(12) ROW(14)
 	default: __builtin_unreachable();   /* 10, 12 or 14 rounds; 1..15 blocks */
