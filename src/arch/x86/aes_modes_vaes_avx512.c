@@ -207,24 +207,27 @@ BC_X86_INLINE BC_X86_AVX512 __mmask64 zctr_mask(size_t bytes, unsigned i)
 	return d >= 64 ? ~(__mmask64)0 : part;
 }
 
-/* One batch of regs registers from counter (hi:lo): the keystream XORed
- * onto src into dst, the source folded into the last round key; with
- * masked, only the first `bytes` bytes are read and written. */
-BC_X86_INLINE BC_X86_AVX512 void zctr_batch(const uint8_t (*rk)[16], const unsigned nr, __m128i be, uint64_t hi,
-                                            uint64_t lo,
-                                            const uint8_t *src, uint8_t *dst, const unsigned regs,
-                                            const int masked, size_t bytes)
+/* Counter blocks x (regs registers) through AES, the keystream XORed onto
+ * src into dst, the source folded into the last round key. mask (a
+ * constant): Z_ALL, every byte of every register; Z_EACH, only the first
+ * `bytes` bytes, each register masked (a batch's tail); Z_LAST, only the
+ * last register masked, to its bytes - 64 (regs - 1) bytes (one pass of a
+ * short message, whose other registers are full). */
+enum { Z_ALL, Z_EACH, Z_LAST };
+
+BC_X86_INLINE BC_X86_AVX512 void zctr_aes(const uint8_t (*rk)[16], const unsigned nr, __m512i *x, const uint8_t *src,
+                                          uint8_t *dst, const unsigned regs, const int mask, size_t bytes)
 {
-	__m512i x[Z_REGS], key;
+	__m512i key;
 	__mmask64 m[Z_REGS];
 	unsigned i, r;
 
-	zctr_blocks(x, be, hi, lo, regs);
 	BC_X86_OPAQUE(rk);
 	key = z_rk(rk, 0);
 	_Pragma("GCC unroll 8")
 	for (i = 0; i < regs; i++) {
-		m[i] = masked ? zctr_mask(bytes, i) : ~(__mmask64)0;
+		m[i] = mask == Z_EACH ? zctr_mask(bytes, i)
+		       : mask == Z_LAST && i + 1 == regs ? ~(__mmask64)0 >> (64 * regs - bytes) : ~(__mmask64)0;
 		x[i] = _mm512_xor_si512(x[i], key);
 	}
 	_Pragma("GCC unroll 14")
@@ -237,7 +240,7 @@ BC_X86_INLINE BC_X86_AVX512 void zctr_batch(const uint8_t (*rk)[16], const unsig
 	key = z_rk(rk, nr);
 	_Pragma("GCC unroll 8")
 	for (i = 0; i < regs; i++) {
-		if (masked) {
+		if (mask == Z_EACH || (mask == Z_LAST && i + 1 == regs)) {
 			x[i] = _mm512_aesenclast_epi128(x[i], _mm512_xor_si512(key, _mm512_maskz_loadu_epi8(m[i], src + 64 * i)));
 			_mm512_mask_storeu_epi8(dst + 64 * i, m[i], x[i]);
 		} else {
@@ -245,6 +248,19 @@ BC_X86_INLINE BC_X86_AVX512 void zctr_batch(const uint8_t (*rk)[16], const unsig
 			_mm512_storeu_si512(dst + 64 * i, x[i]);
 		}
 	}
+}
+
+/* One batch of regs registers from counter (hi:lo); with masked, only the
+ * first `bytes` bytes are read and written. */
+BC_X86_INLINE BC_X86_AVX512 void zctr_batch(const uint8_t (*rk)[16], const unsigned nr, __m128i be, uint64_t hi,
+                                            uint64_t lo,
+                                            const uint8_t *src, uint8_t *dst, const unsigned regs,
+                                            const int masked, size_t bytes)
+{
+	__m512i x[Z_REGS];
+
+	zctr_blocks(x, be, hi, lo, regs);
+	zctr_aes(rk, nr, x, src, dst, regs, masked ? Z_EACH : Z_ALL, bytes);
 }
 
 BC_X86_INLINE BC_X86_AVX512 void zctr(const struct bc_aes_x86_ek *k, const unsigned nr, uint8_t *iv,
@@ -296,32 +312,16 @@ static __attribute__((noinline)) BC_X86_AVX512 void zctr_long(const struct bc_ae
 BC_X86_INLINE BC_X86_AVX512 void zctr_short(const uint8_t (*rk)[16], const unsigned nr, __m128i be, const uint8_t *src,
                                             uint8_t *dst, size_t len, const unsigned regs)
 {
-	const __mmask64 m = ~(__mmask64)0 >> (64 * regs - len);   /* the last register's bytes: 1..64 */
-	__m512i x[Z_REGS], c = _mm512_broadcast_i32x4(be), key;
-	unsigned i, r;
+	__m512i x[Z_REGS], c = _mm512_broadcast_i32x4(be);
+	unsigned i;
 
-	key = z_rk(rk, 0);
 	_Pragma("GCC unroll 8")
 	for (i = 0; i < regs; i++) {
 		const long long j = 4 * (long long)i;
 
 		x[i] = _mm512_add_epi64(c, _mm512_set_epi64((j + 3) << 56, 0, (j + 2) << 56, 0, (j + 1) << 56, 0, j << 56, 0));
-		x[i] = _mm512_xor_si512(x[i], key);
 	}
-	_Pragma("GCC unroll 14")
-	for (r = 1; r < nr; r++) {
-		key = z_rk(rk, r);
-		_Pragma("GCC unroll 8")
-		for (i = 0; i < regs; i++)
-			x[i] = _mm512_aesenc_epi128(x[i], key);
-	}
-	key = z_rk(rk, nr);
-	_Pragma("GCC unroll 8")
-	for (i = 0; i + 1 < regs; i++)
-		_mm512_storeu_si512(dst + 64 * i,
-		                    _mm512_aesenclast_epi128(x[i], _mm512_xor_si512(key, _mm512_loadu_si512(src + 64 * i))));
-	x[i] = _mm512_aesenclast_epi128(x[i], _mm512_xor_si512(key, _mm512_maskz_loadu_epi8(m, src + 64 * i)));
-	_mm512_mask_storeu_epi8(dst + 64 * i, m, x[i]);
+	zctr_aes(rk, nr, x, src, dst, regs, Z_LAST, len);
 }
 
 BC_X86_INLINE BC_X86_AVX512 void zctr_short_nr(const uint8_t (*rk)[16], const unsigned nr, __m128i be,
