@@ -6,7 +6,10 @@
 # and cryptsetup fsync), and every command finds its input in the same state as its baseline: encrypt and
 # cryptsetup are compared with cp of the plaintext, decrypt with cp of the image, each input first read into the page
 # cache ("cached") or dropped from it ("not cached", posix_fadvise DONTNEED through dd iflag=nocache; not on tmpfs,
-# which has no other copy). Prints per file system and state the best and the median of the rounds in wall time,
+# which has no other copy). Free memory is put in the same state too: on this virtual machine a page the guest has
+# not touched lately costs a host fault on first use (cp of 1 GiB on tmpfs: 0.4 s or 1.3-2.4 s, by which command
+# freed memory last), so just before each command a file of the benchmark's size is written to tmpfs and deleted,
+# and every command allocates from memory touched a moment ago. Prints per file system and state the best and the median of the rounds in wall time,
 # the CPU time (user + system, every thread) of the best run, and the ratios to the baseline (best to best, median
 # to median). Settings: BENCH_DIRS, BENCH_ROUNDS, BENCH_MB, BC (the blockcrypt binary).
 BC=${BC:-build/blockcrypt}
@@ -14,6 +17,7 @@ DIRS=${BENCH_DIRS:-/dev/shm ${TMPDIR:-/var/tmp}}
 ROUNDS=${BENCH_ROUNDS:-5}
 SIZE_MB=${BENCH_MB:-1024}
 PB="--pbkdf pbkdf2 --pbkdf-force-iterations 1000"
+SHM=${BENCH_SHM:-/dev/shm}
 
 # state <file>: puts the file in the page cache state of this pass
 state() {
@@ -22,6 +26,13 @@ state() {
 	else
 		dd if="$1" iflag=nocache count=0 status=none
 	fi
+}
+
+# fresh: leaves SIZE_MB + 64 MiB of recently touched free memory (see above)
+fresh() {
+	[ -d "$SHM" ] || return 0
+	head -c $(((SIZE_MB + 64) << 20)) /dev/zero >"$SHM/bc-luks-bench-mem.$$"
+	rm -f "$SHM/bc-luks-bench-mem.$$"
 }
 
 # timed <name> <command...>: appends wall and CPU seconds to $R/<name>.$S (the command's children included)
@@ -65,21 +76,26 @@ for d in $DIRS; do
 		for S in $states; do
 			rm -f "$R/copy" "$R/img" "$R/out" "$R/cs"
 			state "$R/plain"
+			fresh
 			timed cp sh -c "cp '$R/plain' '$R/copy' && sync '$R/copy'"
 			rm -f "$R/copy"
 			"$BC" luks format "$R/img" $PB --key-file "$R/pw" >/dev/null
 			state "$R/plain"
+			fresh
 			timed encrypt "$BC" luks encrypt "$R/img" "$R/plain" --key-file "$R/pw"
 			state "$R/img"
+			fresh
 			timed cpimg sh -c "cp '$R/img' '$R/copy' && sync '$R/copy'"
 			rm -f "$R/copy"
 			state "$R/img"
+			fresh
 			timed decrypt "$BC" luks decrypt "$R/img" "$R/out" --key-file "$R/pw"
 			cmp -s "$R/out" "$R/plain" || echo "FAILED: decrypted image differs" >&2
 			rm -f "$R/img" "$R/out"
 			if command -v cryptsetup >/dev/null; then
 				cp "$R/plain" "$R/cs" && sync "$R/cs"
 				state "$R/cs"
+				fresh
 				timed cryptsetup cryptsetup reencrypt --encrypt --type luks2 --reduce-device-size 32M $PB \
 					--batch-mode --key-file "$R/pw" "$R/cs"
 				rm -f "$R/cs"
