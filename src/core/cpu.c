@@ -103,9 +103,9 @@ static uint32_t detect(void)
 	if (b & bit_BMI2)
 		f |= BC_CPU_BMI2;
 	/* AVX-512 also needs the OS to save the mask and upper zmm state (XCR0 bits 5-7) */
-	if (os_avx && (b & bit_AVX2) && (b & (1u << 16)) && (b & (1u << 30)) && (xgetbv0() & 0xe0) == 0xe0 &&
-	    !zmm_downclocks(max))
-		f |= BC_CPU_AVX512;     /* F and BW */
+	if (os_avx && (b & bit_AVX2) && (b & (1u << 16)) && (b & (1u << 30)) && (b & (1u << 31)) &&
+	    (xgetbv0() & 0xe0) == 0xe0 && !zmm_downclocks(max))
+		f |= BC_CPU_AVX512;     /* F, BW and VL */
 	if (os_avx && (b & bit_AVX2)) {
 		f |= BC_CPU_AVX2;
 		if (c & (1u << 9))      /* VAES */

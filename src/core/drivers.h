@@ -42,10 +42,10 @@ extern const struct bc_skcipher_alg bc_ecb_sm4_gfni_avx512, bc_cbc_sm4_gfni_avx5
        bc_xts_sm4_gfni_avx512;
 extern const struct bc_aead_alg bc_gcm_sm4_gfni_avx512;
 #endif
-/* x86 hashes with SHA-NI, AVX2 and AVX (issue 17: src/arch/x86/sha256_*.c, sm3_avx.c) */
+/* x86 hashes with SHA-NI, AVX2, AVX and AVX-512 (issue 17: src/arch/x86/sha256_*.c, sm3_avx*.c) */
 extern const struct bc_shash_alg bc_sha256_ni, bc_sha256_avx2;
 #if defined(__x86_64__)
-extern const struct bc_shash_alg bc_sm3_avx;
+extern const struct bc_shash_alg bc_sm3_avx, bc_sm3_avx512;
 #endif
 #endif
 

@@ -30,7 +30,7 @@
 #define BC_CPU_VAES      (1u << 4)   /* x86: VAES on ymm (implies AVX2) */
 #define BC_CPU_VPCLMUL   (1u << 5)   /* x86: VPCLMULQDQ on ymm (implies AVX2) */
 #define BC_CPU_GFNI      (1u << 6)   /* x86: GFNI with AVX2 (GF2P8AFFINE[INV]QB on ymm) */
-#define BC_CPU_AVX512    (1u << 7)   /* x86: AVX-512 F and BW, with the OS saving zmm and mask state */
+#define BC_CPU_AVX512    (1u << 7)   /* x86: AVX-512 F, BW and VL, with the OS saving zmm and mask state */
 #define BC_CPU_ARM_AES   (1u << 8)   /* arm64: AESE/AESD/AESMC/AESIMC */
 #define BC_CPU_ARM_PMULL (1u << 9)   /* arm64: PMULL/PMULL2 (64x64) */
 #define BC_CPU_ARM_SM4   (1u << 10)  /* arm64: SM4E/SM4EKEY */
