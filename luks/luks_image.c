@@ -510,6 +510,9 @@ static int format_init(bc_luks *l, const struct bc_luks_format_params *p, const 
 		if (l->version == 2 && p->data_size % l->sector_size)
 			r = luks_fail(-EINVAL, "data size is not a multiple of the sector size");
 	}
+	/* forced PBKDF costs skip every benchmark, the digest's too: cryptsetup then gives it its minimum, 1000 */
+	if (!r && p->pbkdf.iterations)
+		l->digest[0].iterations = 1000;
 	if (!r)
 		r = luks_digest_make(&l->digest[0], hash, l->version == 1 ? 20 : (size_t)hs, key, l->key_bytes);
 	if (!r && l->version == 2)

@@ -1,5 +1,5 @@
-/* blockcrypt-luks C API tests: unaligned reads and writes against a shadow copy, bulk decryption with 1 and 3
- * threads, keyslot life cycle, error codes, PBKDF bounds, refused formats writing nothing (LUKS1, LUKS2, plain). */
+/* blockcrypt-luks C API tests: unaligned reads and writes against a shadow copy, bulk encryption and decryption
+ * with 1 and 3 threads, keyslot life cycle, error codes, PBKDF bounds, refused formats writing nothing (LUKS1, LUKS2, plain). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -210,6 +210,88 @@ static void refused_format(void)
 	CHECK(same_file(img, content, sizeof(content)), "refused UUID format wrote nothing");
 }
 
+static int write_file(const char *path, const uint8_t *p, size_t n)
+{
+	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600), ok;
+
+	ok = fd >= 0 && write(fd, p, n) == (ssize_t)n && !fsync(fd);
+	if (fd >= 0)
+		close(fd);
+	return ok;
+}
+
+/* Bulk encryption and decryption of a plaintext larger than the writeback window (more than 3 + 8 chunks of 4 MiB),
+ * its size a multiple of neither the chunk nor the sector, in `where` (a disk file system and tmpfs, which has no
+ * writeback): a data offset not aligned for direct I/O with 512-byte sectors, 1 thread and the plaintext out of the
+ * page cache (read with direct I/O), then an aligned one with 4096-byte sectors, 3 threads and the plaintext cached.
+ * The image must equal the one the sector-by-sector path (bc_luks_write) makes under the same key. */
+static void bulk_checks(const char *where)
+{
+	const size_t size = (50u << 20) + 1000;
+	uint8_t key[64], *plain = malloc(size + 4096), *got = malloc((16u << 20) + size + 4096);
+	char in[256], img[256], ref[256], out[256];
+
+	snprintf(in, sizeof(in), "%s/bulk.in", where);
+	snprintf(img, sizeof(img), "%s/bulk.img", where);
+	snprintf(ref, sizeof(ref), "%s/bulk.ref", where);
+	snprintf(out, sizeof(out), "%s/bulk.out", where);
+	fill(plain, size, 11);
+	fill(key, sizeof(key), 12);
+	CHECK(write_file(in, plain, size), "%s: plaintext file", where);
+	for (int pass = 0; pass < 2; pass++) {
+		const unsigned sector = pass ? 4096 : 512, threads = pass ? 3 : 1;
+		const uint64_t offset = pass ? 16u << 20 : 1536, iv_offset = pass ? 40 : 0;
+		const size_t padded = (size + sector - 1) / sector * sector;
+		int fd = open(in, O_RDONLY), fo;
+		bc_luks *l;
+
+		memset(plain + size, 0, padded - size);
+		if (pass)
+			CHECK(fd >= 0 && read(fd, got, size) == (ssize_t)size, "%s: plaintext read into the cache", where);
+		else
+			posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+		new_file(img);
+		truncate(img, (off_t)offset);   /* the data segment begins empty and grows */
+		if (bc_luks_open_plain(&l, img, "aes-xts-plain64", key, 64, sector, pass, offset, 0, iv_offset, 1)) {
+			CHECK(0, "%s: plain open of %s", where, img);
+			close(fd);
+			break;
+		}
+		CHECK(bc_luks_encrypt_from(l, fd, size, threads, NULL, NULL) == 0, "%s: encrypt_from, %u threads", where,
+		      threads);
+		close(fd);
+		CHECK(bc_luks_data_size(l) == padded, "%s: data size %zu after encrypt_from", where, padded);
+		fo = open(out, O_RDWR | O_CREAT | O_TRUNC, 0600);
+		CHECK(fo >= 0 && bc_luks_decrypt_to(l, fo, threads, NULL, NULL) == 0, "%s: decrypt_to, %u threads", where,
+		      threads);
+		if (fo >= 0)
+			close(fo);
+		CHECK(same_file(out, plain, padded), "%s: decrypted plaintext, %u-byte sectors", where, sector);
+		bc_luks_close(l);
+
+		new_file(ref);
+		truncate(ref, (off_t)(offset + padded));
+		if (bc_luks_open_plain(&l, ref, "aes-xts-plain64", key, 64, sector, pass, offset, 0, iv_offset, 1)) {
+			CHECK(0, "%s: plain open of %s", where, ref);
+			break;
+		}
+		CHECK(bc_luks_write(l, 0, plain, padded) == 0, "%s: sector-by-sector reference", where);
+		bc_luks_close(l);
+		fd = open(ref, O_RDONLY);
+		CHECK(fd >= 0 && read(fd, got, offset + padded) == (ssize_t)(offset + padded) &&
+		      same_file(img, got, offset + padded), "%s: bulk image equals the reference, %u-byte sectors", where,
+		      sector);
+		if (fd >= 0)
+			close(fd);
+	}
+	unlink(in);
+	unlink(img);
+	unlink(ref);
+	unlink(out);
+	free(plain);
+	free(got);
+}
+
 static void plain_image(void)
 {
 	uint8_t key[64];
@@ -246,7 +328,13 @@ int main(void)
 	luks_image(1);
 	refused_format();
 	plain_image();
-	char cmd[300];
+	bulk_checks(dir);
+	char cmd[300], shm[] = "/dev/shm/luks_api.XXXXXX";
+
+	if (mkdtemp(shm)) {
+		bulk_checks(shm);
+		rmdir(shm);
+	}
 
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	if (system(cmd))

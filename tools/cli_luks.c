@@ -215,6 +215,22 @@ static int secret_alloc(struct secret *s, size_t cap)
 	return 0;
 }
 
+/* A larger locked buffer for s, its content moved and the old one wiped: key files are read into a buffer that
+ * grows as they do, not into 8 MiB locked and wiped for every short passphrase (tens of ms of page faults and
+ * clearing here). */
+static int secret_grow(struct secret *s, size_t cap)
+{
+	struct secret n;
+
+	if (secret_alloc(&n, cap))
+		return EXIT_USAGE;
+	memcpy(n.p, s->p, s->len);
+	n.len = s->len;
+	secret_free(s);
+	*s = n;
+	return 0;
+}
+
 /* Where a secret comes from: a key file (- is stdin), --keyfile-offset bytes skipped, then --keyfile-size bytes
  * exactly (0: all of it, up to 8 MiB), as cryptsetup reads them. */
 struct key_src {
@@ -259,11 +275,16 @@ static int read_secret(int fd, const char *name, const struct key_src *k, int eo
 	int r = k->size > SECRET_MAX ? cli_fail("--keyfile-size %zu is above the 8 MiB limit", k->size)
 	                             : skip_bytes(fd, name, k->offset);
 
-	if (r || secret_alloc(s, max))
+	if (r || secret_alloc(s, max < 4096 ? max : 4096))
 		return EXIT_USAGE;
 	while (s->len < max) {
-		ssize_t n = read(fd, s->p + s->len, eol ? 1 : max - s->len);
+		ssize_t n;
 
+		if (s->len == s->cap && secret_grow(s, max / 4 > s->cap ? s->cap * 4 : max)) {
+			secret_free(s);
+			return EXIT_USAGE;
+		}
+		n = read(fd, s->p + s->len, eol ? 1 : s->cap - s->len);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {

@@ -106,16 +106,45 @@ SM3_X86_INLINE SM3_X86_TARGET void sm3x_expand_step(__m128i x[17], struct sm3x_w
 	SM3X_ROUND(c, d, a, b, g, h, e, f, (j) + 2, GG, FF);         \
 	SM3X_ROUND(b, c, d, a, f, g, h, e, (j) + 3, GG, FF)
 
+/* One block, expanded inside its own rounds: each 4-word step is made
+ * three groups of four rounds before its first use, long enough for its
+ * vector stores to reach the cache before the rounds' 4-byte loads (the
+ * store buffer does not forward to those at every offset). */
+SM3_X86_INLINE SM3_X86_TARGET void sm3x_one(uint32_t st[8], const uint8_t *p)
+{
+	struct sm3x_w w, *m = &w;
+	uint32_t a = st[0], b = st[1], c = st[2], d = st[3];
+	uint32_t e = st[4], f = st[5], g = st[6], h = st[7];
+	__m128i x[17];
+
+	sm3x_expand_load(x, m, p);
+#pragma GCC unroll 16
+	for (int j = 0; j < 64; j += 4) {
+		if (j < 52)
+			sm3x_expand_step(x, m, 4 + j / 4);
+		if (j < 16) {
+			SM3X_ROUNDS4(j, SM3X_GG0, SM3X_FF0);
+		} else {
+			SM3X_ROUNDS4(j, SM3X_GG1, SM3X_FF1);
+		}
+	}
+	st[0] ^= a; st[1] ^= b; st[2] ^= c; st[3] ^= d;
+	st[4] ^= e; st[5] ^= f; st[6] ^= g; st[7] ^= h;
+	/* The message may be key material. */
+	bc_wipe(&w, sizeof(w));
+}
+
 /* Whole blocks: the rounds of each block run while the next block is
  * expanded (the expansion is a chain of dependent vector steps, and run on
  * its own before the rounds it would add its latency to every block; run
- * inside the same block's rounds, a round would read words just stored from
- * a vector, which the store buffer does not forward to 4-byte loads at
- * every offset). The state stays in registers from block to block: through
+ * inside the same block's rounds, each step must be made well before its
+ * use, which delays the start of every block). The state stays in registers from block to block: through
  * memory, each block would start behind a store-to-load forwarding on both
- * of the rounds' dependency chains. A single block (every short message,
- * and every final) goes to the portable code, whose expansion runs inside
- * the rounds: here the first block's expansion cannot overlap anything. */
+ * of the rounds' dependency chains. Fewer than 8 blocks (every short
+ * message, and every final) go through sm3x_one, block by block: the first
+ * block's expansion here overlaps nothing (a few hundred cycles on Zen 5),
+ * and this loop gains about 30 cycles a block after it (measured per call:
+ * sm3x_one ahead up to 8 blocks, behind at 16). */
 static SM3_X86_TARGET void sm3x_compress(uint32_t st[8], const uint8_t *p, size_t nblocks)
 {
 	/* What the last block's rounds expand, there being no next block. */
@@ -125,8 +154,9 @@ static SM3_X86_TARGET void sm3x_compress(uint32_t st[8], const uint8_t *p, size_
 	uint32_t e = st[4], f = st[5], g = st[6], h = st[7];
 	__m128i x[17];
 
-	if (nblocks < 2) {
-		bc_sm3_compress_generic(st, p, nblocks);
+	if (nblocks < 8) {
+		for (; nblocks; nblocks--, p += 64)
+			sm3x_one(st, p);
 		return;
 	}
 	sm3x_expand_load(x, m, p);
