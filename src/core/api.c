@@ -48,10 +48,9 @@ struct bc_skcipher {
 	void *ctx;
 	/* The length rule, two tests (sk_ready): len & len_mask == 0 and
 	 * len >= min_len. Both SIZE_MAX until a key is set, which no length
-	 * passes. */
+	 * passes: min_len == SIZE_MAX is also what "no key" means. */
 	size_t len_mask, min_len;
 	uintptr_t no_iv;             /* 1 when the mode takes no IV (ecb): a NULL iv passes */
-	int keyed;
 	unsigned flags;
 	const struct bc_skcipher_alg *alg;
 };
@@ -106,7 +105,6 @@ int bc_skcipher_setkey(bc_skcipher *tfm, const uint8_t *key, size_t keylen)
 		return -EINVAL;
 	err = tfm->alg->setkey(tfm->ctx, key, keylen, tfm->flags);
 	if (!err) {
-		tfm->keyed = 1;
 		tfm->len_mask = tfm->alg->len_align - 1;
 		tfm->min_len = tfm->alg->min_len;
 	}
@@ -119,9 +117,9 @@ static int sk_check(const bc_skcipher *tfm, const uint8_t *iv, const uint8_t *sr
 {
 	if (!tfm)
 		return -EINVAL;
-	if (!tfm->keyed)
+	if (tfm->min_len == SIZE_MAX)
 		return -ENOKEY;
-	if (len < tfm->alg->min_len || (len & (tfm->alg->len_align - 1)) || (!tfm->no_iv && !iv) ||
+	if (len < tfm->min_len || (len & tfm->len_mask) || (!tfm->no_iv && !iv) ||
 	    (len && (!src || !dst)))
 		return -EINVAL;
 	return 0;
