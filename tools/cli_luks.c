@@ -254,17 +254,18 @@ static int skip_bytes(int fd, const char *name, uint64_t offset)
 			return 0;
 		return cli_fail("%s: cannot seek to the key file offset %llu", name, (unsigned long long)offset);
 	}
+	/* what is skipped may be another key of the same file: wiped on every way out */
 	while (offset) {
 		ssize_t n = read(fd, junk, offset < sizeof(junk) ? (size_t)offset : sizeof(junk));
 
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
-			return cli_fail("%s: cannot seek to the key file offset", name);
+			break;
 		offset -= (uint64_t)n;
 	}
 	explicit_bzero(junk, sizeof(junk));
-	return 0;
+	return offset ? cli_fail("%s: cannot seek to the key file offset", name) : 0;
 }
 
 /* A secret from fd after k's offset: k->size bytes exactly, or all (8 MiB at most); with eol, up to the first
