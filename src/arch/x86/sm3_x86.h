@@ -130,8 +130,9 @@ SM3_X86_INLINE SM3_X86_TARGET void sm3x_one(uint32_t st[8], const uint8_t *p)
 	}
 	st[0] ^= a; st[1] ^= b; st[2] ^= c; st[3] ^= d;
 	st[4] ^= e; st[5] ^= f; st[6] ^= g; st[7] ^= h;
-	/* The message may be key material. */
+	/* The message may be key material: its expanded words, stored and in vectors. */
 	bc_wipe(&w, sizeof(w));
+	bc_wipe(x, sizeof(x));
 }
 
 /* Whole blocks: the rounds of each block run while the next block is
@@ -188,8 +189,9 @@ static SM3_X86_TARGET void sm3x_compress(uint32_t st[8], const uint8_t *p, size_
 	}
 	st[0] = a; st[1] = b; st[2] = c; st[3] = d;
 	st[4] = e; st[5] = f; st[6] = g; st[7] = h;
-	/* The message may be key material. */
+	/* The message may be key material: its expanded words, stored and in vectors. */
 	bc_wipe(w, sizeof(w));
+	bc_wipe(x, sizeof(x));
 }
 
 #endif
