@@ -61,24 +61,20 @@ static BC_X86_VAES void vaes_ecb_crypt(const struct bc_aes_x86_key *k, const uin
 		bc_aes_x86_ecb_dec(k, dst, src, len % VAES_BATCH / 16);
 }
 
-/* Up to 15 blocks in one pass, inline: nothing between the call and the AES but one
- * indirect jump; longer messages in batches. */
+/* Up to 15 blocks in one pass, inline: nothing between the call and one block's AES
+ * but one test, and one indirect jump before 2..15 blocks'; longer messages in batches. */
 static BC_X86_VAES void vaes_ecb_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
 	(void)iv;
-	if (__builtin_expect(len - 1 >= 16 * BC_AES_VAES_SHORT_MAX, 0))
+	if (!bc_aes_vaes_ecb_short(ctx, 1, src, dst, len))
 		vaes_ecb_crypt(ctx, src, dst, len, 1);
-	else
-		bc_aes_vaes_ecb_short(ctx, 1, src, dst, len / 16);
 }
 
 static BC_X86_VAES void vaes_ecb_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
 	(void)iv;
-	if (__builtin_expect(len - 1 >= 16 * BC_AES_VAES_SHORT_MAX, 0))
+	if (!bc_aes_vaes_ecb_short(ctx, 0, src, dst, len))
 		vaes_ecb_crypt(ctx, src, dst, len, 0);
-	else
-		bc_aes_vaes_ecb_short(ctx, 0, src, dst, len / 16);
 }
 
 /* ---- cbc ----------------------------------------------------------------------------- */

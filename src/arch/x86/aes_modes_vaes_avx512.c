@@ -143,19 +143,15 @@ static __attribute__((noinline)) BC_X86_AVX512 void zecb_long(const struct bc_ae
 static BC_X86_AVX512 void zecb_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
 	(void)iv;
-	if (__builtin_expect(len - 1 >= 16 * BC_AES_VAES_SHORT_MAX, 0))
+	if (!bc_aes_vaes_ecb_short(ctx, 1, src, dst, len))
 		zecb_long(ctx, 1, src, dst, len);
-	else
-		bc_aes_vaes_ecb_short(ctx, 1, src, dst, len / 16);
 }
 
 static BC_X86_AVX512 void zecb_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
 	(void)iv;
-	if (__builtin_expect(len - 1 >= 16 * BC_AES_VAES_SHORT_MAX, 0))
+	if (!bc_aes_vaes_ecb_short(ctx, 0, src, dst, len))
 		zecb_long(ctx, 0, src, dst, len);
-	else
-		bc_aes_vaes_ecb_short(ctx, 0, src, dst, len / 16);
 }
 
 static BC_X86_AVX512 void zcbc_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)

@@ -156,6 +156,23 @@ BC_X86_INLINE BC_X86_AES __m128i bc_aes_x86_mid1(const uint8_t (*rk)[16], const 
 	return x;
 }
 
+/* One block, the round count read at run time: the nine rounds every key
+ * size has, then AES-128's last round straight on (a short message's common
+ * case takes no branch), the longer keys' extra rounds out of the way. */
+BC_X86_INLINE BC_X86_AES __m128i bc_aes_x86_one(const uint8_t (*rk)[16], const unsigned nr, const int enc, __m128i x)
+{
+	x = bc_aes_x86_mid1(rk, 10, enc, _mm_xor_si128(x, bc_aes_x86_rk(rk, 0)));
+	if (__builtin_expect(nr != 10, 0)) {
+		x = enc ? _mm_aesenc_si128(x, bc_aes_x86_rk(rk, 10)) : _mm_aesdec_si128(x, bc_aes_x86_rk(rk, 10));
+		x = enc ? _mm_aesenc_si128(x, bc_aes_x86_rk(rk, 11)) : _mm_aesdec_si128(x, bc_aes_x86_rk(rk, 11));
+		if (nr != 12) {
+			x = enc ? _mm_aesenc_si128(x, bc_aes_x86_rk(rk, 12)) : _mm_aesdec_si128(x, bc_aes_x86_rk(rk, 12));
+			x = enc ? _mm_aesenc_si128(x, bc_aes_x86_rk(rk, 13)) : _mm_aesdec_si128(x, bc_aes_x86_rk(rk, 13));
+		}
+	}
+	return enc ? _mm_aesenclast_si128(x, bc_aes_x86_rk(rk, nr)) : _mm_aesdeclast_si128(x, bc_aes_x86_rk(rk, nr));
+}
+
 /* ---- xts: one block, and ciphertext stealing (the VAES drivers' too) -------------- */
 
 /* An IV or counter as two 8-byte loads: callers write it in 8-byte
@@ -329,14 +346,22 @@ BC_X86_INLINE BC_X86_VAES void bc_aes_vaes_ecb_short1(const uint8_t (*rk)[16], c
 		bc_aes_x86_store(dst + 32 * y, enc ? _mm_aesenclast_si128(b, k1) : _mm_aesdeclast_si128(b, k1));
 }
 
-/* nb (1..BC_AES_VAES_SHORT_MAX) blocks, enc a constant: the round count
- * and the block count picked by one indirect jump, each case a straight
- * line with both constant. */
-#define BC_AES_VAES_SHORT_MAX 15
-BC_X86_INLINE BC_X86_VAES void bc_aes_vaes_ecb_short(const struct bc_aes_x86_key *k, const int enc,
-                                                     const uint8_t *src, uint8_t *dst, size_t nb)
+/* len bytes of 1..15 blocks, enc a constant: 1, or 0 (nothing done) for
+ * a longer message, which the caller's batches take. One block is the
+ * straight line of bc_aes_x86_one; 2..15 are picked with the round count by
+ * one indirect jump, each case a straight line with both constant. */
+BC_X86_INLINE BC_X86_VAES int bc_aes_vaes_ecb_short(const struct bc_aes_x86_key *k, const int enc,
+                                                    const uint8_t *src, uint8_t *dst, size_t len)
 {
 	const uint8_t (*rk)[16] = enc ? k->enc.rk : k->dk;
+	const size_t nb = len / 16;
+
+	if (__builtin_expect(len == 16, 1)) {
+		bc_aes_x86_store(dst, bc_aes_x86_one(rk, k->enc.rounds, enc, bc_aes_x86_load(src)));
+		return 1;
+	}
+	if (len - 1 >= 16 * 15)
+		return 0;
 
 #define S(NR, Y, X) bc_aes_vaes_ecb_short1(rk, NR, enc, src, dst, Y, X); break
 #define ROW(NR) \
@@ -345,20 +370,13 @@ BC_X86_INLINE BC_X86_VAES void bc_aes_vaes_ecb_short(const struct bc_aes_x86_key
 	case 16 * NR + 7: S(NR, 3, 1);  case 16 * NR + 8: S(NR, 4, 0);  case 16 * NR + 9: S(NR, 4, 1);  \
 	case 16 * NR + 10: S(NR, 5, 0); case 16 * NR + 11: S(NR, 5, 1); case 16 * NR + 12: S(NR, 6, 0); \
 	case 16 * NR + 13: S(NR, 6, 1); case 16 * NR + 14: S(NR, 7, 0); case 16 * NR + 15: S(NR, 7, 1);
-	if (nb == 1) {
-		switch (k->enc.rounds) {
-		case 10: S(10, 0, 1);
-		case 12: S(12, 0, 1);
-		default: S(14, 0, 1);
-		}
-		return;
-	}
 	switch (16 * k->enc.rounds + nb) {
 	ROW(10) ROW(12) ROW(14)
-	default: __builtin_unreachable();   /* 10, 12 or 14 rounds; 1..15 blocks */
+	default: __builtin_unreachable();   /* 10, 12 or 14 rounds; 2..15 blocks */
 	}
 #undef ROW
 #undef S
+	return 1;
 }
 #endif
 
