@@ -43,8 +43,8 @@ static int tfm_new(size_t tfmsize, size_t ctxsize, void **tfm, void **ctx)
 /* What an operation reads comes first, copied out of the driver table at
  * allocation: no pointer chase to the table on the way to the driver. */
 struct bc_skcipher {
-	void (*encrypt)(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len);
-	void (*decrypt)(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len);
+	int (*encrypt)(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len);
+	int (*decrypt)(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len);
 	void *ctx;
 	/* The length rule, two tests (sk_ready): len & len_mask == 0 and
 	 * len >= min_len. Both SIZE_MAX until a key is set, which no length
@@ -141,25 +141,23 @@ static __attribute__((noinline, cold)) int sk_slow(const bc_skcipher *tfm, uint8
 {
 	int err = sk_check(tfm, iv, src, dst, len);
 
-	if (!err)
-		(enc ? tfm->encrypt : tfm->decrypt)(tfm->ctx, iv, src, dst, len);
-	return err;
+	if (err)
+		return err;
+	return (enc ? tfm->encrypt : tfm->decrypt)(tfm->ctx, iv, src, dst, len);
 }
 
 int bc_skcipher_encrypt(const bc_skcipher *tfm, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
 	if (__builtin_expect(!tfm || !sk_ready(tfm, iv, src, dst, len), 0))
 		return sk_slow(tfm, iv, src, dst, len, 1);
-	tfm->encrypt(tfm->ctx, iv, src, dst, len);
-	return 0;
+	return tfm->encrypt(tfm->ctx, iv, src, dst, len);
 }
 
 int bc_skcipher_decrypt(const bc_skcipher *tfm, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
 	if (__builtin_expect(!tfm || !sk_ready(tfm, iv, src, dst, len), 0))
 		return sk_slow(tfm, iv, src, dst, len, 0);
-	tfm->decrypt(tfm->ctx, iv, src, dst, len);
-	return 0;
+	return tfm->decrypt(tfm->ctx, iv, src, dst, len);
 }
 
 size_t bc_skcipher_ivsize(const bc_skcipher *tfm)

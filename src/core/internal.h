@@ -85,8 +85,13 @@ struct bc_skcipher_alg {
 	void (*init)(void *ctx, const struct bc_skcipher_alg *self);
 	/* Checks everything first: on error the context is untouched. */
 	int  (*setkey)(void *ctx, const uint8_t *key, size_t keylen, unsigned flags);
-	void (*encrypt)(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len);
-	void (*decrypt)(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len);
+	/* 0, whatever the length the front end let through. An int, as the
+	 * kernel's skcipher operations return, so that the front end hands over
+	 * with a jump instead of a call and a return of its own, which a
+	 * one-block operation notices; a driver's helpers that it ends on
+	 * return it too, for the same reason. */
+	int  (*encrypt)(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len);
+	int  (*decrypt)(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len);
 	/* Template instances: what they were built on (NULL otherwise). */
 	const struct bc_cipher_alg *cipher;
 	const struct bc_skcipher_alg *inner;

@@ -5,7 +5,7 @@
 /* Encryption is a chain: one block at a time through the cipher's CBC-MAC
  * step would lose the intermediate ciphertexts, so each block is its own call.
  * Dedicated drivers (cbc-aes-aesni, ...) replace this where speed matters. */
-static void cbc_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+static int cbc_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
 	const struct bc_cipher_tctx *t = ctx;
 	const void *c = bc_tctx_cipher(ctx);
@@ -19,11 +19,12 @@ static void cbc_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_
 	}
 	if (prev != iv)
 		memcpy(iv, prev, BC_BLOCK);
+	return 0;
 }
 
 /* Decryption is parallel: each chunk goes through the cipher in one call.
  * The chunk's ciphertext is copied first, so dst may overwrite src. */
-static void cbc_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+static int cbc_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
 	const struct bc_cipher_tctx *t = ctx;
 	const void *c = bc_tctx_cipher(ctx);
@@ -43,6 +44,7 @@ static void cbc_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_
 		len -= n;
 	}
 	memcpy(iv, prev, BC_BLOCK);
+	return 0;
 }
 
 static void fill(struct bc_skcipher_alg *alg)

@@ -18,7 +18,7 @@ void bc_ctr_add(uint8_t ctr[16], uint64_t n)
 /* Counter blocks for a whole chunk are built first and encrypted in one
  * call, then XORed in; a partial final block uses up one counter (the kernel
  * writes back the counter after it). Encryption and decryption are the same. */
-static void ctr_crypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+static int ctr_crypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
 	const struct bc_cipher_tctx *t = ctx;
 	const void *c = bc_tctx_cipher(ctx);
@@ -39,6 +39,7 @@ static void ctr_crypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t 
 		len -= n;
 	}
 	bc_wipe(ks, sizeof(ks));
+	return 0;
 }
 
 static void fill(struct bc_skcipher_alg *alg)

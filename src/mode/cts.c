@@ -25,7 +25,7 @@ static int cts_setkey(void *ctx, const uint8_t *key, size_t keylen, unsigned fla
  * buffer, read before anything is written, so src may equal dst; tail and
  * head, the copies' sizes, come from the public length alone. The
  * caller's IV is left unchanged, as the kernel's cts leaves it. */
-static void cts_encrypt(const void *ctx, uint8_t *iv_in, const uint8_t *src, uint8_t *dst, size_t len)
+static int cts_encrypt(const void *ctx, uint8_t *iv_in, const uint8_t *src, uint8_t *dst, size_t len)
 {
 	const struct cts_ctx *t = ctx;
 	const void *c = bc_ctx_at(ctx, CBC_OFF);
@@ -35,7 +35,7 @@ static void cts_encrypt(const void *ctx, uint8_t *iv_in, const uint8_t *src, uin
 	memcpy(iv, iv_in, BC_BLOCK);
 	if (len == BC_BLOCK) {
 		t->cbc->encrypt(c, iv, src, dst, len);
-		return;
+		return 0;
 	}
 	tail = len % BC_BLOCK ? len % BC_BLOCK : BC_BLOCK;
 	head = len - tail - BC_BLOCK;
@@ -44,9 +44,10 @@ static void cts_encrypt(const void *ctx, uint8_t *iv_in, const uint8_t *src, uin
 	t->cbc->encrypt(c, iv, buf, buf, sizeof(buf));  /* C(n-1)' || C(n) */
 	memcpy(dst + head, buf + BC_BLOCK, BC_BLOCK);
 	memcpy(dst + head + BC_BLOCK, buf, tail);
+	return 0;
 }
 
-static void cts_decrypt(const void *ctx, uint8_t *iv_in, const uint8_t *src, uint8_t *dst, size_t len)
+static int cts_decrypt(const void *ctx, uint8_t *iv_in, const uint8_t *src, uint8_t *dst, size_t len)
 {
 	const struct cts_ctx *t = ctx;
 	const void *c = bc_ctx_at(ctx, CBC_OFF);
@@ -56,7 +57,7 @@ static void cts_decrypt(const void *ctx, uint8_t *iv_in, const uint8_t *src, uin
 	memcpy(iv, iv_in, BC_BLOCK);
 	if (len == BC_BLOCK) {
 		t->cbc->decrypt(c, iv, src, dst, len);
-		return;
+		return 0;
 	}
 	tail = len % BC_BLOCK ? len % BC_BLOCK : BC_BLOCK;
 	head = len - tail - BC_BLOCK;
@@ -70,6 +71,7 @@ static void cts_decrypt(const void *ctx, uint8_t *iv_in, const uint8_t *src, uin
 	bc_xor(d, d, last, tail);                         /* P(n) */
 	t->cbc->decrypt(c, iv, last, dst + head, BC_BLOCK);
 	memcpy(dst + head + BC_BLOCK, d, tail);
+	return 0;
 }
 
 static void fill(struct bc_skcipher_alg *alg)

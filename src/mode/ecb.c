@@ -26,20 +26,22 @@ void bc_fill_skcipher_over_cipher(struct bc_skcipher_alg *alg)
 
 /* The cipher driver takes all the blocks in one call: a multi-block driver
  * runs at full width and nothing here is per block. */
-static void ecb_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+static int ecb_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
 	const struct bc_cipher_tctx *t = ctx;
 
 	(void)iv;
 	t->cipher->encrypt(bc_tctx_cipher(ctx), dst, src, len / BC_BLOCK);
+	return 0;
 }
 
-static void ecb_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+static int ecb_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
 	const struct bc_cipher_tctx *t = ctx;
 
 	(void)iv;
 	t->cipher->decrypt(bc_tctx_cipher(ctx), dst, src, len / BC_BLOCK);
+	return 0;
 }
 
 static void fill(struct bc_skcipher_alg *alg)

@@ -46,7 +46,7 @@ static int essiv_setkey(void *ctx, const uint8_t *key, size_t keylen, unsigned f
 	return err;
 }
 
-static void essiv_crypt(const void *ctx, int enc, const uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+static int essiv_crypt(const void *ctx, int enc, const uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
 	const struct essiv_ctx *t = ctx;
 	uint8_t civ[BC_BLOCK];
@@ -55,16 +55,17 @@ static void essiv_crypt(const void *ctx, int enc, const uint8_t *iv, const uint8
 	t->cipher->encrypt(bc_ctx_at(ctx, t->cipher_off), civ, iv, 1);
 	(enc ? t->cbc->encrypt : t->cbc->decrypt)(bc_ctx_at(ctx, CBC_OFF), civ, src, dst, len);
 	bc_wipe(civ, sizeof(civ));
+	return 0;
 }
 
-static void essiv_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+static int essiv_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
-	essiv_crypt(ctx, 1, iv, src, dst, len);
+	return essiv_crypt(ctx, 1, iv, src, dst, len);
 }
 
-static void essiv_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+static int essiv_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
-	essiv_crypt(ctx, 0, iv, src, dst, len);
+	return essiv_crypt(ctx, 0, iv, src, dst, len);
 }
 
 static void fill(struct bc_skcipher_alg *alg)

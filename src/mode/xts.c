@@ -71,7 +71,7 @@ static void xts_blocks(const struct xts_ctx *t, int enc, uint8_t T[16], const ui
 	bc_wipe(tw, sizeof(tw));
 }
 
-static void xts_crypt(const void *ctx, int enc, const uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+static int xts_crypt(const void *ctx, int enc, const uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
 	const struct xts_ctx *t = ctx;
 	size_t tail = len % BC_BLOCK, full = len / BC_BLOCK;
@@ -81,7 +81,7 @@ static void xts_crypt(const void *ctx, int enc, const uint8_t *iv, const uint8_t
 	if (!tail) {
 		xts_blocks(t, enc, T, src, dst, full);
 		bc_wipe(T, sizeof(T));
-		return;
+		return 0;
 	}
 	/* Ciphertext stealing (IEEE 1619 5.3.2): the last full block and the
 	 * tail are done together. Encryption uses tweaks m-1 then m; decryption
@@ -101,16 +101,17 @@ static void xts_crypt(const void *ctx, int enc, const uint8_t *iv, const uint8_t
 	bc_wipe(T2, sizeof(T2));
 	bc_wipe(cc, sizeof(cc));
 	bc_wipe(pp, sizeof(pp));
+	return 0;
 }
 
-static void xts_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+static int xts_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
-	xts_crypt(ctx, 1, iv, src, dst, len);
+	return xts_crypt(ctx, 1, iv, src, dst, len);
 }
 
-static void xts_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+static int xts_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
-	xts_crypt(ctx, 0, iv, src, dst, len);
+	return xts_crypt(ctx, 0, iv, src, dst, len);
 }
 
 static void fill(struct bc_skcipher_alg *alg)

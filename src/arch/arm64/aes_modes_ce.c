@@ -8,43 +8,48 @@ static int aes_ce_sk_setkey(void *ctx, const uint8_t *key, size_t keylen, unsign
 	return bc_aes_ce_setkey(ctx, key, keylen);
 }
 
-static void ecb_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+static int ecb_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
 	(void)iv;
 	bc_aes_ce_ecb_encrypt(ctx, dst, src, len / 16);
+	return 0;
 }
 
-static void ecb_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+static int ecb_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
 	(void)iv;
 	bc_aes_ce_ecb_decrypt(ctx, dst, src, len / 16);
+	return 0;
 }
 
-static void cbc_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+static int cbc_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
 	const struct bc_aes_ce_key *k = ctx;
 	struct bc_aes_ce_regs r;
 
 	bc_aes_ce_load(&r, k->rk, k->rounds);
 	BC_AES_CE_PER_KEYSIZE(&r, bc_a64_cbc_enc(&r, bc_aes_ce_enc1, iv, src, dst, len / 16));
+	return 0;
 }
 
-static void cbc_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+static int cbc_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
 	const struct bc_aes_ce_key *k = ctx;
 	struct bc_aes_ce_regs r;
 
 	bc_aes_ce_load(&r, k->dk, k->rounds);
 	BC_AES_CE_PER_KEYSIZE(&r, bc_a64_cbc_dec(&r, bc_aes_ce_dec4, bc_aes_ce_dec1, iv, src, dst, len / 16));
+	return 0;
 }
 
-static void ctr_crypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+static int ctr_crypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
 	const struct bc_aes_ce_key *k = ctx;
 	struct bc_aes_ce_regs r;
 
 	bc_aes_ce_load(&r, k->rk, k->rounds);
 	BC_AES_CE_PER_KEYSIZE(&r, bc_a64_ctr(&r, bc_aes_ce_enc4, bc_aes_ce_enc1, iv, src, dst, len));
+	return 0;
 }
 
 /* Both halves are checked (length, then equality unless weak keys are
@@ -75,7 +80,7 @@ static uint8x16_t xts_tweak(const struct bc_aes_ce_xts_ctx *c, const uint8_t *iv
 
 /* Out of line: it spills round keys around the stealing step's calls,
  * which the callers then burn (bc_burn_stack). */
-static __attribute__((noinline)) void xts_crypt(const struct bc_aes_ce_xts_ctx *c, int dec, const uint8_t *iv,
+static __attribute__((noinline)) int xts_crypt(const struct bc_aes_ce_xts_ctx *c, int dec, const uint8_t *iv,
 						const uint8_t *src, uint8_t *dst, size_t len)
 {
 	uint8x16_t T = xts_tweak(c, iv);
@@ -86,18 +91,21 @@ static __attribute__((noinline)) void xts_crypt(const struct bc_aes_ce_xts_ctx *
 		BC_AES_CE_PER_KEYSIZE(&r, bc_a64_xts(&r, bc_aes_ce_dec4, bc_aes_ce_dec1, 1, 0, T, src, dst, len));
 	else
 		BC_AES_CE_PER_KEYSIZE(&r, bc_a64_xts(&r, bc_aes_ce_enc4, bc_aes_ce_enc1, 0, 0, T, src, dst, len));
+	return 0;
 }
 
-static void xts_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+static int xts_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
 	xts_crypt(ctx, 0, iv, src, dst, len);
 	bc_burn_stack();
+	return 0;
 }
 
-static void xts_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+static int xts_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
 	xts_crypt(ctx, 1, iv, src, dst, len);
 	bc_burn_stack();
+	return 0;
 }
 
 #define AES_CE_SK(mode, ivsz, bs, minlen, align, keymul, ctx_t, setkey_, enc, dec)                              \

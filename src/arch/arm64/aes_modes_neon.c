@@ -8,40 +8,45 @@ static int aes_neon_sk_setkey(void *ctx, const uint8_t *key, size_t keylen, unsi
 	return bc_aes_neon_setkey(ctx, key, keylen);
 }
 
-static void ecb_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+static int ecb_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
 	(void)iv;
 	bc_aes_neon_ecb_encrypt(ctx, dst, src, len / 16);
+	return 0;
 }
 
-static void ecb_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+static int ecb_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
 	(void)iv;
 	bc_aes_neon_ecb_decrypt(ctx, dst, src, len / 16);
+	return 0;
 }
 
-static void cbc_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+static int cbc_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
 	struct bc_aes_neon_state s;
 
 	bc_aes_neon_init(&s, ctx, 0);
 	bc_a64_cbc_enc(&s, bc_aes_neon_enc1, iv, src, dst, len / 16);
+	return 0;
 }
 
-static void cbc_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+static int cbc_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
 	struct bc_aes_neon_state s;
 
 	bc_aes_neon_init(&s, ctx, 1);
 	bc_a64_cbc_dec(&s, bc_aes_neon_dec4, bc_aes_neon_dec1, iv, src, dst, len / 16);
+	return 0;
 }
 
-static void ctr_crypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+static int ctr_crypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
 	struct bc_aes_neon_state s;
 
 	bc_aes_neon_init(&s, ctx, 0);
 	bc_a64_ctr(&s, bc_aes_neon_enc4, bc_aes_neon_enc1, iv, src, dst, len);
+	return 0;
 }
 
 static int xts_setkey(void *ctx, const uint8_t *key, size_t keylen, unsigned flags)
@@ -60,7 +65,7 @@ static int xts_setkey(void *ctx, const uint8_t *key, size_t keylen, unsigned fla
 
 /* The table takes every spare register, so the loop rebuilds the tweak
  * mask each iteration (three register moves) rather than spill it. */
-static void xts_crypt(const struct bc_aes_neon_xts_ctx *c, int dec, const uint8_t *iv, const uint8_t *src,
+static int xts_crypt(const struct bc_aes_neon_xts_ctx *c, int dec, const uint8_t *iv, const uint8_t *src,
 		      uint8_t *dst, size_t len)
 {
 	struct bc_aes_neon_state s;
@@ -75,16 +80,17 @@ static void xts_crypt(const struct bc_aes_neon_xts_ctx *c, int dec, const uint8_
 		s.rk = (const uint8_t (*)[16])c->k1.rk;
 		bc_a64_xts(&s, bc_aes_neon_enc4, bc_aes_neon_enc1, 0, 1, T, src, dst, len);
 	}
+	return 0;
 }
 
-static void xts_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+static int xts_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
-	xts_crypt(ctx, 0, iv, src, dst, len);
+	return xts_crypt(ctx, 0, iv, src, dst, len);
 }
 
-static void xts_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+static int xts_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
-	xts_crypt(ctx, 1, iv, src, dst, len);
+	return xts_crypt(ctx, 1, iv, src, dst, len);
 }
 
 #define AES_NEON_SK(mode, ivsz, bs, minlen, align, keymul, ctx_t, setkey_, enc, dec)                            \

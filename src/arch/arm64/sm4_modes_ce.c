@@ -8,43 +8,48 @@ static int sm4_ce_sk_setkey(void *ctx, const uint8_t *key, size_t keylen, unsign
 	return bc_sm4_ce_setkey(ctx, key, keylen);
 }
 
-static void ecb_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+static int ecb_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
 	(void)iv;
 	bc_sm4_ce_ecb_encrypt(ctx, dst, src, len / 16);
+	return 0;
 }
 
-static void ecb_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+static int ecb_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
 	(void)iv;
 	bc_sm4_ce_ecb_decrypt(ctx, dst, src, len / 16);
+	return 0;
 }
 
-static void cbc_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+static int cbc_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
 	const struct bc_sm4_ce_key *k = ctx;
 	struct bc_sm4_ce_regs r;
 
 	bc_sm4_ce_load(&r, k->rk);
 	bc_a64_cbc_enc(&r, bc_sm4_ce_crypt1, iv, src, dst, len / 16);
+	return 0;
 }
 
-static void cbc_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+static int cbc_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
 	const struct bc_sm4_ce_key *k = ctx;
 	struct bc_sm4_ce_regs r;
 
 	bc_sm4_ce_load(&r, k->dk);
 	bc_a64_cbc_dec(&r, bc_sm4_ce_crypt4, bc_sm4_ce_crypt1, iv, src, dst, len / 16);
+	return 0;
 }
 
-static void ctr_crypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+static int ctr_crypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
 	const struct bc_sm4_ce_key *k = ctx;
 	struct bc_sm4_ce_regs r;
 
 	bc_sm4_ce_load(&r, k->rk);
 	bc_a64_ctr(&r, bc_sm4_ce_crypt4, bc_sm4_ce_crypt1, iv, src, dst, len);
+	return 0;
 }
 
 /* Length, then equality of the halves (unless weak keys are allowed),
@@ -64,7 +69,7 @@ static int xts_setkey(void *ctx, const uint8_t *key, size_t keylen, unsigned fla
 
 /* Out of line: it spills round keys around the stealing step's calls,
  * which the callers then burn (bc_burn_stack). */
-static __attribute__((noinline)) void xts_crypt(const struct bc_sm4_ce_xts_ctx *c, const uint32_t *rk, int dec,
+static __attribute__((noinline)) int xts_crypt(const struct bc_sm4_ce_xts_ctx *c, const uint32_t *rk, int dec,
 						const uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
 	struct bc_sm4_ce_regs r;
@@ -74,22 +79,25 @@ static __attribute__((noinline)) void xts_crypt(const struct bc_sm4_ce_xts_ctx *
 	T = bc_sm4_ce_crypt1(&r, vld1q_u8(iv));
 	bc_sm4_ce_load(&r, rk);
 	bc_a64_xts(&r, bc_sm4_ce_crypt4, bc_sm4_ce_crypt1, dec, 0, T, src, dst, len);
+	return 0;
 }
 
-static void xts_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+static int xts_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
 	const struct bc_sm4_ce_xts_ctx *c = ctx;
 
 	xts_crypt(c, c->k1.rk, 0, iv, src, dst, len);
 	bc_burn_stack();
+	return 0;
 }
 
-static void xts_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+static int xts_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
 	const struct bc_sm4_ce_xts_ctx *c = ctx;
 
 	xts_crypt(c, c->k1.dk, 1, iv, src, dst, len);
 	bc_burn_stack();
+	return 0;
 }
 
 #define SM4_CE_SK(mode, ivsz, bs, minlen, align, keylen, ctx_t, setkey_, enc, dec)                              \

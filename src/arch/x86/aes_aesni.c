@@ -88,14 +88,16 @@ BC_X86_INLINE BC_X86_AES void aesni_ecb(unsigned rounds, const uint8_t (*rk)[16]
 	}
 }
 
-BC_X86_AES void bc_aes_x86_ecb_enc(const struct bc_aes_x86_ek *k, uint8_t *dst, const uint8_t *src, size_t nblocks)
+BC_X86_AES int bc_aes_x86_ecb_enc(const struct bc_aes_x86_ek *k, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
 	aesni_ecb(k->rounds, k->rk, dst, src, nblocks, 1);
+	return 0;
 }
 
-BC_X86_AES void bc_aes_x86_ecb_dec(const struct bc_aes_x86_key *k, uint8_t *dst, const uint8_t *src, size_t nblocks)
+BC_X86_AES int bc_aes_x86_ecb_dec(const struct bc_aes_x86_key *k, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
 	aesni_ecb(k->enc.rounds, k->dk, dst, src, nblocks, 0);
+	return 0;
 }
 
 static void aesni_encrypt(const void *ctx, uint8_t *dst, const uint8_t *src, size_t nblocks)
@@ -169,7 +171,7 @@ BC_X86_INLINE BC_X86_AES void aesni_chains(const struct bc_aes_x86_ek *k, const 
 		}                                                                     \
 	} while (0)
 
-BC_X86_AES void bc_aes_x86_cbc_chain(const struct bc_aes_x86_ek *k, uint8_t st[16], const uint8_t *src, uint8_t *dst,
+BC_X86_AES int bc_aes_x86_cbc_chain(const struct bc_aes_x86_ek *k, uint8_t st[16], const uint8_t *src, uint8_t *dst,
                                      size_t nblocks)
 {
 	uint8_t (*sts)[16] = (uint8_t (*)[16])st;
@@ -177,6 +179,7 @@ BC_X86_AES void bc_aes_x86_cbc_chain(const struct bc_aes_x86_ek *k, uint8_t st[1
 
 	if (nblocks)
 		AESNI_CHAINS(k, 1, sts, srcs, dst, nblocks);
+	return 0;
 }
 
 static void aesni_mac(const void *ctx, uint8_t st[16], const uint8_t *src, size_t nblocks)

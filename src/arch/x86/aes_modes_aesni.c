@@ -41,27 +41,27 @@ int bc_aes_x86_xts_setkey(void *ctx, const uint8_t *key, size_t keylen, unsigned
 
 /* ---- ecb ----------------------------------------------------------------------------- */
 
-static void aesni_ecb_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+static int aesni_ecb_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
 	const struct bc_aes_x86_key *k = ctx;
 
 	(void)iv;
-	bc_aes_x86_ecb_enc(&k->enc, dst, src, len / 16);
+	return bc_aes_x86_ecb_enc(&k->enc, dst, src, len / 16);
 }
 
-static void aesni_ecb_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+static int aesni_ecb_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
 	(void)iv;
-	bc_aes_x86_ecb_dec(ctx, dst, src, len / 16);
+	return bc_aes_x86_ecb_dec(ctx, dst, src, len / 16);
 }
 
 /* ---- cbc ----------------------------------------------------------------------------- */
 
-void bc_aes_x86_cbc_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+int bc_aes_x86_cbc_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
 	const struct bc_aes_x86_key *k = ctx;
 
-	bc_aes_x86_cbc_chain(&k->enc, iv, src, dst, len / 16);
+	return bc_aes_x86_cbc_chain(&k->enc, iv, src, dst, len / 16);
 }
 
 /* Every ciphertext block of a group is loaded before anything is stored,
@@ -85,7 +85,7 @@ BC_X86_INLINE BC_X86_AES void aesni_cbc_dec_blocks(const struct bc_aes_x86_key *
 	*prev = c[n - 1];
 }
 
-BC_X86_AES void bc_aes_x86_cbc_dec(const struct bc_aes_x86_key *k, uint8_t iv[16], const uint8_t *src, uint8_t *dst,
+BC_X86_AES int bc_aes_x86_cbc_dec(const struct bc_aes_x86_key *k, uint8_t iv[16], const uint8_t *src, uint8_t *dst,
                                    size_t nblocks)
 {
 	__m128i prev = bc_aes_x86_load(iv);
@@ -96,11 +96,12 @@ BC_X86_AES void bc_aes_x86_cbc_dec(const struct bc_aes_x86_key *k, uint8_t iv[16
 	BC_X86_CASES_1_8(nblocks, TAIL);
 #undef TAIL
 	bc_aes_x86_store(iv, prev);
+	return 0;
 }
 
-static void aesni_cbc_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+static int aesni_cbc_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
-	bc_aes_x86_cbc_dec(ctx, iv, src, dst, len / 16);
+	return bc_aes_x86_cbc_dec(ctx, iv, src, dst, len / 16);
 }
 
 /* ---- ctr ----------------------------------------------------------------------------- */
@@ -144,7 +145,7 @@ BC_X86_INLINE BC_X86_AES void aesni_ctr_blocks(const struct bc_aes_x86_ek *k, __
 	}
 }
 
-BC_X86_AES void bc_aes_x86_ctr(const struct bc_aes_x86_ek *k, uint8_t ctr[16], const uint8_t *src, uint8_t *dst,
+BC_X86_AES int bc_aes_x86_ctr(const struct bc_aes_x86_ek *k, uint8_t ctr[16], const uint8_t *src, uint8_t *dst,
                                size_t len)
 {
 	__m128i be = bc_aes_x86_load_iv(ctr);
@@ -161,11 +162,12 @@ BC_X86_AES void bc_aes_x86_ctr(const struct bc_aes_x86_ek *k, uint8_t ctr[16], c
 #define TAIL(N) aesni_ctr_blocks(k, be, hi, lo, src, dst, len, N)
 	BC_X86_CASES_1_8((len + 15) / 16, TAIL);
 #undef TAIL
+	return 0;
 }
 
-static void aesni_ctr_crypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+static int aesni_ctr_crypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
-	bc_aes_x86_ctr(ctx, iv, src, dst, len);
+	return bc_aes_x86_ctr(ctx, iv, src, dst, len);
 }
 
 /* ---- xts ----------------------------------------------------------------------------- */
@@ -265,18 +267,20 @@ BC_X86_INLINE BC_X86_AES void aesni_xts(const struct bc_aes_x86_xts_ctx *c, __m1
 	bc_wipe(tw, 16 * used);
 }
 
-static BC_X86_AES void aesni_xts_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+static BC_X86_AES int aesni_xts_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
 	const struct bc_aes_x86_xts_ctx *c = ctx;
 
 	aesni_xts(c, bc_aes_x86_enc1(&c->k2, bc_aes_x86_load_iv(iv)), src, dst, len, 1);
+	return 0;
 }
 
-static BC_X86_AES void aesni_xts_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+static BC_X86_AES int aesni_xts_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
 	const struct bc_aes_x86_xts_ctx *c = ctx;
 
 	aesni_xts(c, bc_aes_x86_enc1(&c->k2, bc_aes_x86_load_iv(iv)), src, dst, len, 0);
+	return 0;
 }
 
 /* ---- driver tables ----------------------------------------------------------------------- */

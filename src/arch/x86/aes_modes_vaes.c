@@ -39,7 +39,7 @@ BC_X86_INLINE BC_X86_VAES void vaes_ecb(const uint8_t (*rk)[16], const unsigned 
 	}
 }
 
-static BC_X86_VAES void vaes_ecb_crypt(const struct bc_aes_x86_key *k, const uint8_t *src, uint8_t *dst, size_t len,
+static BC_X86_VAES int vaes_ecb_crypt(const struct bc_aes_x86_key *k, const uint8_t *src, uint8_t *dst, size_t len,
                                        int enc)
 {
 	const uint8_t (*rk)[16] = enc ? k->enc.rk : k->dk;
@@ -56,25 +56,26 @@ static BC_X86_VAES void vaes_ecb_crypt(const struct bc_aes_x86_key *k, const uin
 	src += VAES_BATCH * nb;
 	dst += VAES_BATCH * nb;
 	if (enc)
-		bc_aes_x86_ecb_enc(&k->enc, dst, src, len % VAES_BATCH / 16);
-	else
-		bc_aes_x86_ecb_dec(k, dst, src, len % VAES_BATCH / 16);
+		return bc_aes_x86_ecb_enc(&k->enc, dst, src, len % VAES_BATCH / 16);
+	return bc_aes_x86_ecb_dec(k, dst, src, len % VAES_BATCH / 16);
 }
 
 /* Up to 15 blocks in one pass, inline: nothing between the call and one block's AES
  * but one test, and one indirect jump before 2..15 blocks'; longer messages in batches. */
-static BC_X86_VAES void vaes_ecb_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+static BC_X86_VAES int vaes_ecb_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
 	(void)iv;
 	if (!bc_aes_vaes_ecb_short(ctx, 1, src, dst, len))
-		vaes_ecb_crypt(ctx, src, dst, len, 1);
+		return vaes_ecb_crypt(ctx, src, dst, len, 1);
+	return 0;
 }
 
-static BC_X86_VAES void vaes_ecb_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+static BC_X86_VAES int vaes_ecb_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
 	(void)iv;
 	if (!bc_aes_vaes_ecb_short(ctx, 0, src, dst, len))
-		vaes_ecb_crypt(ctx, src, dst, len, 0);
+		return vaes_ecb_crypt(ctx, src, dst, len, 0);
+	return 0;
 }
 
 /* ---- cbc ----------------------------------------------------------------------------- */
@@ -85,7 +86,7 @@ static BC_X86_VAES void vaes_ecb_decrypt(const void *ctx, uint8_t *iv, const uin
  * For dst == src, each such load happens before the store that would
  * overwrite its lower half, and the batch's last ciphertext block is kept
  * before any store. */
-BC_X86_INLINE BC_X86_VAES void vaes_cbc_dec(const struct bc_aes_x86_key *k, uint8_t iv[16], const uint8_t *src,
+BC_X86_INLINE BC_X86_VAES int vaes_cbc_dec(const struct bc_aes_x86_key *k, uint8_t iv[16], const uint8_t *src,
                                             uint8_t *dst, size_t len, const unsigned nr)
 {
 	const uint8_t (*rk)[16] = k->dk;
@@ -111,17 +112,17 @@ BC_X86_INLINE BC_X86_VAES void vaes_cbc_dec(const struct bc_aes_x86_key *k, uint
 		prev = last;
 	}
 	bc_aes_x86_store(iv, prev);
-	bc_aes_x86_cbc_dec(k, iv, src, dst, len / 16);
+	return bc_aes_x86_cbc_dec(k, iv, src, dst, len / 16);
 }
 
-static BC_X86_VAES void vaes_cbc_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+static BC_X86_VAES int vaes_cbc_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
 	const struct bc_aes_x86_key *k = ctx;
 
 	switch (k->enc.rounds) {
-	case 10: vaes_cbc_dec(k, iv, src, dst, len, 10); break;
-	case 12: vaes_cbc_dec(k, iv, src, dst, len, 12); break;
-	default: vaes_cbc_dec(k, iv, src, dst, len, 14); break;
+	case 10: return vaes_cbc_dec(k, iv, src, dst, len, 10);
+	case 12: return vaes_cbc_dec(k, iv, src, dst, len, 12);
+	default: return vaes_cbc_dec(k, iv, src, dst, len, 14);
 	}
 }
 
@@ -187,7 +188,7 @@ BC_X86_INLINE BC_X86_VAES void vaes_ctr_regs(const struct bc_aes_x86_ek *k, cons
 /* The batches, then what is left as one pass of 8 registers and one of 4
  * where they fit (independent of each other, so their AES latencies
  * overlap), and the last 0..127 bytes in the AES-NI code. */
-BC_X86_INLINE BC_X86_VAES void vaes_ctr(const struct bc_aes_x86_ek *k, const unsigned nr, uint8_t *iv,
+BC_X86_INLINE BC_X86_VAES int vaes_ctr(const struct bc_aes_x86_ek *k, const unsigned nr, uint8_t *iv,
                                         const uint8_t *src, uint8_t *dst, size_t len)
 {
 	uint64_t hi, lo;
@@ -207,17 +208,17 @@ BC_X86_INLINE BC_X86_VAES void vaes_ctr(const struct bc_aes_x86_ek *k, const uns
 		}
 		bc_x86_ctr_store(iv, hi, lo, 0);
 	}
-	bc_aes_x86_ctr(k, iv, src + done, dst + done, len - done);
+	return bc_aes_x86_ctr(k, iv, src + done, dst + done, len - done);
 }
 
-static BC_X86_VAES void vaes_ctr_crypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+static BC_X86_VAES int vaes_ctr_crypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
 	const struct bc_aes_x86_ek *k = ctx;
 
 	switch (k->rounds) {
-	case 10: vaes_ctr(k, 10, iv, src, dst, len); break;
-	case 12: vaes_ctr(k, 12, iv, src, dst, len); break;
-	default: vaes_ctr(k, 14, iv, src, dst, len); break;
+	case 10: return vaes_ctr(k, 10, iv, src, dst, len);
+	case 12: return vaes_ctr(k, 12, iv, src, dst, len);
+	default: return vaes_ctr(k, 14, iv, src, dst, len);
 	}
 }
 
@@ -526,7 +527,7 @@ BC_X86_INLINE BC_X86_VAES_VPCLMUL void vaes_xts(const struct bc_aes_x86_xts_ctx 
 		              src, dst, len);
 }
 
-BC_X86_VAES_VPCLMUL void bc_aes_vaes_xts_crypt(const struct bc_aes_x86_xts_ctx *c, const uint8_t *iv,
+BC_X86_VAES_VPCLMUL int bc_aes_vaes_xts_crypt(const struct bc_aes_x86_xts_ctx *c, const uint8_t *iv,
                                                const uint8_t *src, uint8_t *dst, size_t len, int enc)
 {
 	switch (2 * c->k1.enc.rounds + (unsigned)enc) {
@@ -537,16 +538,17 @@ BC_X86_VAES_VPCLMUL void bc_aes_vaes_xts_crypt(const struct bc_aes_x86_xts_ctx *
 	case 28: vaes_xts(c, iv, src, dst, len, 0, 14); break;
 	default: vaes_xts(c, iv, src, dst, len, 1, 14); break;
 	}
+	return 0;
 }
 
-static void vaes_xts_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+static int vaes_xts_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
-	bc_aes_vaes_xts_crypt(ctx, iv, src, dst, len, 1);
+	return bc_aes_vaes_xts_crypt(ctx, iv, src, dst, len, 1);
 }
 
-static void vaes_xts_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+static int vaes_xts_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
-	bc_aes_vaes_xts_crypt(ctx, iv, src, dst, len, 0);
+	return bc_aes_vaes_xts_crypt(ctx, iv, src, dst, len, 0);
 }
 
 /* ---- driver tables ----------------------------------------------------------------------- */

@@ -112,51 +112,51 @@ BC_X86_INLINE BC_X86_AVX512 void zdec(const uint8_t (*rk)[16], const unsigned nr
 
 /* enc, cbc: constants; short cbc messages to the AES-NI code (ecb's go to
  * the ymm code before they get here). */
-BC_X86_INLINE BC_X86_AVX512 void zecb_cbc(const struct bc_aes_x86_key *k, const int enc, const int cbc, uint8_t *iv,
+BC_X86_INLINE BC_X86_AVX512 int zecb_cbc(const struct bc_aes_x86_key *k, const int enc, const int cbc, uint8_t *iv,
                                           const uint8_t *src, uint8_t *dst, size_t len)
 {
 	const uint8_t (*rk)[16] = enc ? k->enc.rk : k->dk;
 
-	if (cbc && len < 16 * Z_MIN) {
-		bc_aes_x86_cbc_dec(k, iv, src, dst, len / 16);
-		return;
-	}
+	if (cbc && len < 16 * Z_MIN)
+		return bc_aes_x86_cbc_dec(k, iv, src, dst, len / 16);
 	switch (k->enc.rounds) {
 	case 10: zdec(rk, 10, enc, cbc, iv, src, dst, len / 16); break;
 	case 12: zdec(rk, 12, enc, cbc, iv, src, dst, len / 16); break;
 	default: zdec(rk, 14, enc, cbc, iv, src, dst, len / 16); break;
 	}
+	return 0;
 }
 
 /* Up to 15 blocks: the ymm code's one pass, inline and unmasked (what a
  * buffer worked in place gets back from the store buffer soonest); the
  * batches are out of line, so a short message sets up no frame for them. */
-static __attribute__((noinline)) BC_X86_AVX512 void zecb_long(const struct bc_aes_x86_key *k, const int enc,
+static __attribute__((noinline)) BC_X86_AVX512 int zecb_long(const struct bc_aes_x86_key *k, const int enc,
                                                               const uint8_t *src, uint8_t *dst, size_t len)
 {
 	if (enc)
-		zecb_cbc(k, 1, 0, NULL, src, dst, len);
-	else
-		zecb_cbc(k, 0, 0, NULL, src, dst, len);
+		return zecb_cbc(k, 1, 0, NULL, src, dst, len);
+	return zecb_cbc(k, 0, 0, NULL, src, dst, len);
 }
 
-static BC_X86_AVX512 void zecb_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+static BC_X86_AVX512 int zecb_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
 	(void)iv;
 	if (!bc_aes_vaes_ecb_short(ctx, 1, src, dst, len))
-		zecb_long(ctx, 1, src, dst, len);
+		return zecb_long(ctx, 1, src, dst, len);
+	return 0;
 }
 
-static BC_X86_AVX512 void zecb_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+static BC_X86_AVX512 int zecb_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
 	(void)iv;
 	if (!bc_aes_vaes_ecb_short(ctx, 0, src, dst, len))
-		zecb_long(ctx, 0, src, dst, len);
+		return zecb_long(ctx, 0, src, dst, len);
+	return 0;
 }
 
-static BC_X86_AVX512 void zcbc_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+static BC_X86_AVX512 int zcbc_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
-	zecb_cbc(ctx, 0, 1, iv, src, dst, len);
+	return zecb_cbc(ctx, 0, 1, iv, src, dst, len);
 }
 
 /* ---- ctr ------------------------------------------------------------------------------
@@ -282,7 +282,7 @@ BC_X86_INLINE BC_X86_AVX512 void zctr(const struct bc_aes_x86_ek *k, const unsig
 
 /* Out of line, so that its frame (realigned for the zmm arrays, six saved
  * registers: about 20 cycles on Zen 5) is not set up for a short message. */
-static __attribute__((noinline)) BC_X86_AVX512 void zctr_long(const struct bc_aes_x86_ek *k, uint8_t *iv,
+static __attribute__((noinline)) BC_X86_AVX512 int zctr_long(const struct bc_aes_x86_ek *k, uint8_t *iv,
                                                               const uint8_t *src, uint8_t *dst, size_t len)
 {
 	switch (k->rounds) {
@@ -290,6 +290,7 @@ static __attribute__((noinline)) BC_X86_AVX512 void zctr_long(const struct bc_ae
 	case 12: zctr(k, 12, iv, src, dst, len); break;
 	default: zctr(k, 14, iv, src, dst, len); break;
 	}
+	return 0;
 }
 
 /* ---- ctr, short messages (ZCTR_SHORT_MIN..ZCTR_SHORT_MAX bytes): one pass of
@@ -331,21 +332,19 @@ BC_X86_INLINE BC_X86_AVX512 void zctr_short_nr(const uint8_t (*rk)[16], const un
 /* Messages up to 32 bytes to the AES-NI code, up to ZCTR_SHORT_MAX in one
  * pass when the counter's low byte does not carry in it, the rest in
  * batches (out of line). */
-static BC_X86_AVX512 void zctr_crypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+static BC_X86_AVX512 int zctr_crypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
 	const struct bc_aes_x86_ek *k = ctx;
 	uint64_t hi, lo, nb = (len + 15) / 16;
 	__m128i be;
 
 	if (len < ZCTR_SHORT_MIN) {
-		bc_aes_x86_ctr(k, iv, src, dst, len);
-		return;
+		return bc_aes_x86_ctr(k, iv, src, dst, len);
 	}
 	be = bc_aes_x86_load_iv(iv);
 	bc_x86_ctr_load(iv, &hi, &lo);
 	if (len > ZCTR_SHORT_MAX || (lo & 0xff) > 0x100 - nb) {
-		zctr_long(k, iv, src, dst, len);
-		return;
+		return zctr_long(k, iv, src, dst, len);
 	}
 	bc_x86_ctr_store(iv, hi, lo, nb);
 	switch (k->rounds) {
@@ -353,6 +352,7 @@ static BC_X86_AVX512 void zctr_crypt(const void *ctx, uint8_t *iv, const uint8_t
 	case 12: zctr_short_nr(k->rk, 12, be, src, dst, len); break;
 	default: zctr_short_nr(k->rk, 14, be, src, dst, len); break;
 	}
+	return 0;
 }
 
 /* ---- xts ------------------------------------------------------------------------------
@@ -431,7 +431,7 @@ BC_X86_INLINE BC_X86_AVX512 void xts512(const struct bc_aes_x86_xts_ctx *c, cons
 		bc_aes_x86_xts_steal(rk, nr, enc, t, src + 16 * n, dst + 16 * n, rest);
 }
 
-static BC_X86_AVX512 void xts512_crypt(const struct bc_aes_x86_xts_ctx *c, const uint8_t *iv, const uint8_t *src,
+static BC_X86_AVX512 int xts512_crypt(const struct bc_aes_x86_xts_ctx *c, const uint8_t *iv, const uint8_t *src,
                                        uint8_t *dst, size_t len, int enc)
 {
 	switch (2 * c->k1.enc.rounds + (unsigned)enc) {
@@ -442,24 +442,23 @@ static BC_X86_AVX512 void xts512_crypt(const struct bc_aes_x86_xts_ctx *c, const
 	case 28: xts512(c, iv, src, dst, len, 0, 14); break;
 	default: xts512(c, iv, src, dst, len, 1, 14); break;
 	}
+	return 0;
 }
 
 /* Short messages straight to the ymm code (a tail call: a 16-byte
  * operation's cost is its two dependent AES latencies plus the call path). */
-static void xts512_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+static int xts512_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
 	if (len < 16 * XTS512_MIN)
-		bc_aes_vaes_xts_crypt(ctx, iv, src, dst, len, 1);
-	else
-		xts512_crypt(ctx, iv, src, dst, len, 1);
+		return bc_aes_vaes_xts_crypt(ctx, iv, src, dst, len, 1);
+	return xts512_crypt(ctx, iv, src, dst, len, 1);
 }
 
-static void xts512_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+static int xts512_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
 	if (len < 16 * XTS512_MIN)
-		bc_aes_vaes_xts_crypt(ctx, iv, src, dst, len, 0);
-	else
-		xts512_crypt(ctx, iv, src, dst, len, 0);
+		return bc_aes_vaes_xts_crypt(ctx, iv, src, dst, len, 0);
+	return xts512_crypt(ctx, iv, src, dst, len, 0);
 }
 
 const struct bc_skcipher_alg bc_ecb_aes_vaes_avx512 = {

@@ -34,18 +34,18 @@ struct bc_aes_x86_xts_ctx {
 
 /* The AES-NI building blocks (aes_aesni.c, aes_modes_aesni.c) that the wider
  * drivers reuse for what is serial by nature and for their tails. */
-void bc_aes_x86_ecb_enc(const struct bc_aes_x86_ek *k, uint8_t *dst, const uint8_t *src, size_t nblocks);
-void bc_aes_x86_ecb_dec(const struct bc_aes_x86_key *k, uint8_t *dst, const uint8_t *src, size_t nblocks);
+int bc_aes_x86_ecb_enc(const struct bc_aes_x86_ek *k, uint8_t *dst, const uint8_t *src, size_t nblocks);
+int bc_aes_x86_ecb_dec(const struct bc_aes_x86_key *k, uint8_t *dst, const uint8_t *src, size_t nblocks);
 /* CBC chain: st = E(st ^ block) per block; dst (may be NULL: CBC-MAC) gets each st. */
-void bc_aes_x86_cbc_chain(const struct bc_aes_x86_ek *k, uint8_t st[16], const uint8_t *src, uint8_t *dst,
+int bc_aes_x86_cbc_chain(const struct bc_aes_x86_ek *k, uint8_t st[16], const uint8_t *src, uint8_t *dst,
                           size_t nblocks);
-void bc_aes_x86_cbc_dec(const struct bc_aes_x86_key *k, uint8_t iv[16], const uint8_t *src, uint8_t *dst,
+int bc_aes_x86_cbc_dec(const struct bc_aes_x86_key *k, uint8_t iv[16], const uint8_t *src, uint8_t *dst,
                         size_t nblocks);
 /* cbc(aes) encryption, serial by nature, so the same for every x86 cbc
  * driver (ctx: a struct bc_aes_x86_key). */
-void bc_aes_x86_cbc_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len);
+int bc_aes_x86_cbc_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len);
 /* CTR over len bytes (any length), writing the next unused counter to ctr. */
-void bc_aes_x86_ctr(const struct bc_aes_x86_ek *k, uint8_t ctr[16], const uint8_t *src, uint8_t *dst, size_t len);
+int bc_aes_x86_ctr(const struct bc_aes_x86_ek *k, uint8_t ctr[16], const uint8_t *src, uint8_t *dst, size_t len);
 /* PSHUFB controls for XTS ciphertext stealing: 16 + s shifts a block down
  * by s bytes, 16 - s up by s (aes_modes_aesni.c). */
 extern const uint8_t bc_aes_x86_xts_shift[48];
@@ -262,7 +262,7 @@ BC_X86_INLINE BC_X86_AES void bc_aes_x86_xts_steal(const uint8_t (*rk)[16], cons
 
 /* xts(aes) with VAES on ymm (aes_modes_vaes.c), a whole message: what
  * xts-aes-vaes-avx512 leaves to it (short messages). */
-void bc_aes_vaes_xts_crypt(const struct bc_aes_x86_xts_ctx *c, const uint8_t *iv, const uint8_t *src, uint8_t *dst,
+int bc_aes_vaes_xts_crypt(const struct bc_aes_x86_xts_ctx *c, const uint8_t *iv, const uint8_t *src, uint8_t *dst,
                            size_t len, int enc);
 
 BC_X86_INLINE BC_X86_VAES __m256i bc_aes_x86_rk256(const uint8_t (*rk)[16], unsigned i)

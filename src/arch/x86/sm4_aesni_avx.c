@@ -22,9 +22,9 @@ void bc_sm4_x86_mac(const void *ctx, uint8_t st[16], const uint8_t *src, size_t 
 }
 
 __attribute__((target(SM4X_TARGET)))
-void bc_sm4_x86_cbc_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+int bc_sm4_x86_cbc_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
-	sm4x_cbc_encrypt(ctx, iv, src, dst, len);
+	return sm4x_cbc_encrypt(ctx, iv, src, dst, len);
 }
 
 /* ---- key schedule ----------------------------------------------------------------------

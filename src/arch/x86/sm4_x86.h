@@ -783,16 +783,17 @@ SM4X_API void sm4x_mac(const void *ctx, uint8_t st[16], const uint8_t *src, size
 	sm4x_chain(((const struct bc_sm4_x86_key *)ctx)->enc_pre, st, src, NULL, nblocks);
 }
 
-SM4X_API void sm4x_cbc_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+SM4X_API int sm4x_cbc_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
 	sm4x_chain(((const struct bc_sm4_x86_key *)ctx)->enc_pre, iv, src, dst, len / 16);
+	return 0;
 }
 #else
 /* The 256-bit AES-NI drivers share the 128-bit driver's one-block paths
  * (sm4_aesni_avx.c exports them), where a lone block fits 128 bits. */
 void bc_sm4_x86_crypt1(const uint32_t kpre[32], uint8_t dst[16], const uint8_t src[16]);
 void bc_sm4_x86_mac(const void *ctx, uint8_t st[16], const uint8_t *src, size_t nblocks);
-void bc_sm4_x86_cbc_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len);
+int bc_sm4_x86_cbc_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len);
 #define sm4x_crypt1 bc_sm4_x86_crypt1
 #define sm4x_mac bc_sm4_x86_mac
 #define sm4x_cbc_encrypt bc_sm4_x86_cbc_encrypt
@@ -810,7 +811,7 @@ SM4X_FN __m128i sm4x_enc1(const uint32_t *kpre, __m128i v)
 #endif
 
 /* ---- ECB (and the cipher's multi-block encrypt/decrypt) ------------------------------ */
-SM4X_API void sm4x_ecb(const struct bc_sm4_x86_key *k, int dec, uint8_t *dst, const uint8_t *src, size_t nblocks)
+SM4X_API int sm4x_ecb(const struct bc_sm4_x86_key *k, int dec, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
 	const uint32_t *kpre = dec ? k->dec_pre : k->enc_pre;
 	sm4v b[SM4X_G][4];
@@ -819,7 +820,7 @@ SM4X_API void sm4x_ecb(const struct bc_sm4_x86_key *k, int dec, uint8_t *dst, co
 
 	if (nblocks == 1) {
 		sm4x_crypt1(kpre, dst, src);
-		return;
+		return 0;
 	}
 	for (; len; ) {
 		size_t m = sm4x_pass_len(len);
@@ -834,6 +835,7 @@ SM4X_API void sm4x_ecb(const struct bc_sm4_x86_key *k, int dec, uint8_t *dst, co
 	bc_wipe(b, sm4x_used_groups(16 * nblocks) * sizeof(b[0]));
 	if (nblocks % SM4X_NB)
 		bc_wipe(pad, sizeof(pad));
+	return 0;
 }
 
 static void sm4x_encrypt(const void *ctx, uint8_t *dst, const uint8_t *src, size_t nblocks)
@@ -846,23 +848,23 @@ static void sm4x_decrypt(const void *ctx, uint8_t *dst, const uint8_t *src, size
 	sm4x_ecb(ctx, 1, dst, src, nblocks);
 }
 
-static void sm4x_ecb_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+static int sm4x_ecb_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
 	(void)iv;
-	sm4x_ecb(ctx, 0, dst, src, len / 16);
+	return sm4x_ecb(ctx, 0, dst, src, len / 16);
 }
 
-static void sm4x_ecb_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+static int sm4x_ecb_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
 	(void)iv;
-	sm4x_ecb(ctx, 1, dst, src, len / 16);
+	return sm4x_ecb(ctx, 1, dst, src, len / 16);
 }
 
 /* ---- CBC decryption: parallel ---------------------------------------------------------
  * Each block's predecessor comes from the ciphertext registers themselves
  * (shifted by one block), and the chaining value is read before anything is
  * written, so dst == src works. */
-SM4X_API void sm4x_cbc_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+SM4X_API int sm4x_cbc_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
 	const uint32_t *kpre = ((const struct bc_sm4_x86_key *)ctx)->dec_pre;
 	__m128i prev = _mm_loadu_si128((const __m128i *)(void *)iv);
@@ -878,7 +880,7 @@ SM4X_API void sm4x_cbc_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src,
 		_mm_storeu_si128((__m128i *)(void *)dst,
 				 _mm_xor_si128(_mm_loadu_si128((const __m128i *)(void *)dst), prev));
 		_mm_storeu_si128((__m128i *)(void *)iv, c);
-		return;
+		return 0;
 	}
 	for (size_t left = len; left; ) {
 		size_t m = sm4x_pass_len(left);
@@ -910,6 +912,7 @@ SM4X_API void sm4x_cbc_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src,
 	bc_wipe(b, sm4x_used_groups(len) * sizeof(b[0]));   /* plaintext, and D(0) ^ c in padding slots */
 	if ((len / 16) % SM4X_NB)
 		bc_wipe(pad, sizeof(pad));
+	return 0;
 }
 
 /* ---- CTR: the whole block is a 128-bit big-endian counter ----------------------------
@@ -951,7 +954,7 @@ SM4X_FN void sm4x_xor_out(uint8_t *dst, const uint8_t *src, sm4v x[][4], size_t 
 	sm4x_store(dst, d, m, pad);
 }
 
-SM4X_API void sm4x_ctr_crypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+SM4X_API int sm4x_ctr_crypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
 	const struct bc_sm4_x86_key *k = ctx;
 	const uint32_t *kpre = k->enc_pre;
@@ -970,7 +973,7 @@ SM4X_API void sm4x_ctr_crypt(const void *ctx, uint8_t *iv, const uint8_t *src, u
 		else
 			bc_x86_store_part(dst, _mm_xor_si128(ks, bc_x86_load_part(src, len)), len);
 		bc_x86_ctr_store(iv, hi, lo, 1);
-		return;
+		return 0;
 	}
 	for (size_t left = len; left; ) {
 		size_t m = sm4x_pass_len(left);
@@ -990,6 +993,7 @@ SM4X_API void sm4x_ctr_crypt(const void *ctx, uint8_t *iv, const uint8_t *src, u
 	bc_wipe(x, sm4x_used_groups(len) * sizeof(x[0]));
 	if (len % (16 * SM4X_NB))
 		bc_wipe(pad, sizeof(pad));
+	return 0;
 }
 
 /* ---- XTS: tweaks in registers, ciphertext stealing at the end --------------------------
@@ -1142,14 +1146,16 @@ SM4X_FN void sm4x_xts(const struct bc_sm4_x86_xts_key *key, int enc, const uint8
 	bc_wipe(pad, sizeof(pad));
 }
 
-SM4X_API void sm4x_xts_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+SM4X_API int sm4x_xts_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
 	sm4x_xts(ctx, 1, iv, src, dst, len);
+	return 0;
 }
 
-SM4X_API void sm4x_xts_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+SM4X_API int sm4x_xts_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
 	sm4x_xts(ctx, 0, iv, src, dst, len);
+	return 0;
 }
 
 /* ---- up to 8 CBC-MAC chains at once (bc_shash_digest_many) ---------------------------
