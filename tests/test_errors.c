@@ -323,6 +323,14 @@ static void shash_errors(const struct bc_driver_info *info)
 		rc = bc_shash_digest(tfm, msg, sizeof(msg), out);
 		CHECK(rc == 0 && !memcmp(out, ref, dl), "old key lost after setkey(%zu)", kl);
 	}
+	/* a refused digest in the middle of a message leaves the running state alone */
+	rc = bc_shash_init(tfm);
+	rc |= bc_shash_update(tfm, msg, 37);
+	CHECK(bc_shash_digest(tfm, msg, sizeof(msg), NULL) == -EINVAL, "digest to NULL should be refused");
+	CHECK(bc_shash_digest(tfm, NULL, 5, out) == -EINVAL, "digest of NULL data should be refused");
+	rc |= bc_shash_update(tfm, msg + 37, sizeof(msg) - 37);
+	rc |= bc_shash_final(tfm, out);
+	CHECK(rc == 0 && !memcmp(out, ref, dl), "a refused digest changed the running state");
 	/* a refused setkey in the middle of a message leaves the running state alone */
 	rc = bc_shash_init(tfm);
 	rc |= bc_shash_update(tfm, msg, 37);
