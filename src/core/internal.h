@@ -16,7 +16,7 @@
 
 #define BC_BLOCK 16
 #define BC_MAX_KEY 64      /* longest key any algorithm takes (xts(aes) with AES-256) */
-#define BC_DESC_MAX 256    /* largest per-operation hash state; it lives on the stack */
+#define BC_DESC_MAX 256    /* largest per-operation hash state; on the stack, aligned to BC_CTX_ALIGN */
 #define BC_CTX_ALIGN 64    /* tfm contexts are allocated with this alignment */
 
 /* ---- CPU features (src/core/cpu.c) ------------------------------------------

@@ -6,11 +6,13 @@
 #include "internal.h"
 
 /* The per-message state both hashes keep in their desc: no pointers, so a
- * desc can be copied or wiped as plain bytes. */
+ * desc can be copied or wiped as plain bytes. buf comes first: the desc is
+ * 64-byte aligned, so the block compress reads from buf (a short message's
+ * only block, just written) lies in one cache line instead of two. */
 struct bc_md32_state {
+	uint8_t buf[64];
 	uint32_t h[8];
 	uint64_t count;          /* bytes hashed so far; count % 64 of them wait in buf */
-	uint8_t buf[64];
 };
 
 typedef void bc_md32_compress_fn(uint32_t h[8], const uint8_t *blocks, size_t nblocks);

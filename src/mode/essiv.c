@@ -32,7 +32,8 @@ static void essiv_init(void *ctx, const struct bc_skcipher_alg *self)
 static int essiv_setkey(void *ctx, const uint8_t *key, size_t keylen, unsigned flags)
 {
 	const struct essiv_ctx *t = ctx;
-	uint8_t desc[BC_DESC_MAX], salt[64];
+	_Alignas(BC_CTX_ALIGN) uint8_t desc[BC_DESC_MAX];
+	uint8_t salt[64];
 	int err = t->cbc->setkey(bc_ctx_at(ctx, CBC_OFF), key, keylen, flags);
 
 	if (err)

@@ -65,7 +65,8 @@ static void ghash_pad(const struct gcm_ctx *t, void *desc, size_t len)
 /* J0 = IV || 0^31 || 1 for 96-bit IVs, else GHASH(IV || 0-pad || [0]64 || [len(IV)]64). */
 static void gcm_j0(const struct gcm_ctx *t, const uint8_t *iv, size_t ivlen, uint8_t j0[16])
 {
-	uint8_t desc[BC_DESC_MAX], lens[BC_BLOCK] = { 0 };
+	_Alignas(BC_CTX_ALIGN) uint8_t desc[BC_DESC_MAX];
+	uint8_t lens[BC_BLOCK] = { 0 };
 
 	if (ivlen == 12) {
 		memcpy(j0, iv, 12);
@@ -144,7 +145,7 @@ static void gcm_close(const struct gcm_ctx *t, void *desc, const uint8_t j0[16],
 static void gcm_tag(const struct gcm_ctx *t, const uint8_t j0[16], const uint8_t *ad, size_t adlen,
 		    const uint8_t *ct, size_t len, uint8_t tag[16])
 {
-	uint8_t desc[BC_DESC_MAX];
+	_Alignas(BC_CTX_ALIGN) uint8_t desc[BC_DESC_MAX];
 
 	t->ghash->init(ghash_ctx(t), desc);
 	t->ghash->update(ghash_ctx(t), desc, ad, adlen);
