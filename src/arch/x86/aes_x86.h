@@ -134,15 +134,10 @@ BC_X86_INLINE BC_X86_AES void bc_aes_x86_dec_n(const struct bc_aes_x86_key *k, _
 		x[i] = _mm_aesdeclast_si128(x[i], key);
 }
 
-BC_X86_INLINE BC_X86_AES __m128i bc_aes_x86_enc1(const struct bc_aes_x86_ek *k, __m128i x)
+/* Round r of one block: AESENC with rk[r], or AESDEC with the dk array's. */
+BC_X86_INLINE BC_X86_AES __m128i bc_aes_x86_round(const uint8_t (*rk)[16], unsigned r, const int enc, __m128i x)
 {
-	bc_aes_x86_enc_n(k, &x, 1);
-	return x;
-}
-BC_X86_INLINE BC_X86_AES __m128i bc_aes_x86_dec1(const struct bc_aes_x86_key *k, __m128i x)
-{
-	bc_aes_x86_dec_n(k, &x, 1);
-	return x;
+	return enc ? _mm_aesenc_si128(x, bc_aes_x86_rk(rk, r)) : _mm_aesdec_si128(x, bc_aes_x86_rk(rk, r));
 }
 
 /* Only the middle rounds 1..Nr-1 of one block (AESENC, or AESDEC with the
@@ -152,7 +147,7 @@ BC_X86_INLINE BC_X86_AES __m128i bc_aes_x86_mid1(const uint8_t (*rk)[16], const 
 {
 	_Pragma("GCC unroll 14")
 	for (unsigned r = 1; r < nr; r++)
-		x = enc ? _mm_aesenc_si128(x, bc_aes_x86_rk(rk, r)) : _mm_aesdec_si128(x, bc_aes_x86_rk(rk, r));
+		x = bc_aes_x86_round(rk, r, enc, x);
 	return x;
 }
 
@@ -163,14 +158,19 @@ BC_X86_INLINE BC_X86_AES __m128i bc_aes_x86_one(const uint8_t (*rk)[16], const u
 {
 	x = bc_aes_x86_mid1(rk, 10, enc, _mm_xor_si128(x, bc_aes_x86_rk(rk, 0)));
 	if (__builtin_expect(nr != 10, 0)) {
-		x = enc ? _mm_aesenc_si128(x, bc_aes_x86_rk(rk, 10)) : _mm_aesdec_si128(x, bc_aes_x86_rk(rk, 10));
-		x = enc ? _mm_aesenc_si128(x, bc_aes_x86_rk(rk, 11)) : _mm_aesdec_si128(x, bc_aes_x86_rk(rk, 11));
-		if (nr != 12) {
-			x = enc ? _mm_aesenc_si128(x, bc_aes_x86_rk(rk, 12)) : _mm_aesdec_si128(x, bc_aes_x86_rk(rk, 12));
-			x = enc ? _mm_aesenc_si128(x, bc_aes_x86_rk(rk, 13)) : _mm_aesdec_si128(x, bc_aes_x86_rk(rk, 13));
-		}
+		x = bc_aes_x86_round(rk, 11, enc, bc_aes_x86_round(rk, 10, enc, x));
+		if (nr != 12)
+			x = bc_aes_x86_round(rk, 13, enc, bc_aes_x86_round(rk, 12, enc, x));
 	}
 	return enc ? _mm_aesenclast_si128(x, bc_aes_x86_rk(rk, nr)) : _mm_aesdeclast_si128(x, bc_aes_x86_rk(rk, nr));
+}
+BC_X86_INLINE BC_X86_AES __m128i bc_aes_x86_enc1(const struct bc_aes_x86_ek *k, __m128i x)
+{
+	return bc_aes_x86_one(k->rk, k->rounds, 1, x);
+}
+BC_X86_INLINE BC_X86_AES __m128i bc_aes_x86_dec1(const struct bc_aes_x86_key *k, __m128i x)
+{
+	return bc_aes_x86_one(k->dk, k->enc.rounds, 0, x);
 }
 
 /* ---- xts: one block, and ciphertext stealing (the VAES drivers' too) -------------- */
