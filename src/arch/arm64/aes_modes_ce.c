@@ -80,7 +80,7 @@ static uint8x16_t xts_tweak(const struct bc_aes_ce_xts_ctx *c, const uint8_t *iv
 
 /* Out of line: it spills round keys around the stealing step's calls,
  * which the callers then burn (bc_burn_stack). */
-static __attribute__((noinline)) int xts_crypt(const struct bc_aes_ce_xts_ctx *c, int dec, const uint8_t *iv,
+static __attribute__((noinline)) void xts_crypt(const struct bc_aes_ce_xts_ctx *c, int dec, const uint8_t *iv,
 						const uint8_t *src, uint8_t *dst, size_t len)
 {
 	uint8x16_t T = xts_tweak(c, iv);
@@ -91,7 +91,6 @@ static __attribute__((noinline)) int xts_crypt(const struct bc_aes_ce_xts_ctx *c
 		BC_AES_CE_PER_KEYSIZE(&r, bc_a64_xts(&r, bc_aes_ce_dec4, bc_aes_ce_dec1, 1, 0, T, src, dst, len));
 	else
 		BC_AES_CE_PER_KEYSIZE(&r, bc_a64_xts(&r, bc_aes_ce_enc4, bc_aes_ce_enc1, 0, 0, T, src, dst, len));
-	return 0;
 }
 
 static int xts_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)

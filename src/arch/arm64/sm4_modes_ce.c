@@ -69,7 +69,7 @@ static int xts_setkey(void *ctx, const uint8_t *key, size_t keylen, unsigned fla
 
 /* Out of line: it spills round keys around the stealing step's calls,
  * which the callers then burn (bc_burn_stack). */
-static __attribute__((noinline)) int xts_crypt(const struct bc_sm4_ce_xts_ctx *c, const uint32_t *rk, int dec,
+static __attribute__((noinline)) void xts_crypt(const struct bc_sm4_ce_xts_ctx *c, const uint32_t *rk, int dec,
 						const uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
 	struct bc_sm4_ce_regs r;
@@ -79,7 +79,6 @@ static __attribute__((noinline)) int xts_crypt(const struct bc_sm4_ce_xts_ctx *c
 	T = bc_sm4_ce_crypt1(&r, vld1q_u8(iv));
 	bc_sm4_ce_load(&r, rk);
 	bc_a64_xts(&r, bc_sm4_ce_crypt4, bc_sm4_ce_crypt1, dec, 0, T, src, dst, len);
-	return 0;
 }
 
 static int xts_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)

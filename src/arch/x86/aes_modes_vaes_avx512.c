@@ -338,14 +338,12 @@ static BC_X86_AVX512 int zctr_crypt(const void *ctx, uint8_t *iv, const uint8_t 
 	uint64_t hi, lo, nb = (len + 15) / 16;
 	__m128i be;
 
-	if (len < ZCTR_SHORT_MIN) {
+	if (len < ZCTR_SHORT_MIN)
 		return bc_aes_x86_ctr(k, iv, src, dst, len);
-	}
 	be = bc_aes_x86_load_iv(iv);
 	bc_x86_ctr_load(iv, &hi, &lo);
-	if (len > ZCTR_SHORT_MAX || (lo & 0xff) > 0x100 - nb) {
+	if (len > ZCTR_SHORT_MAX || (lo & 0xff) > 0x100 - nb)
 		return zctr_long(k, iv, src, dst, len);
-	}
 	bc_x86_ctr_store(iv, hi, lo, nb);
 	switch (k->rounds) {
 	case 10: zctr_short_nr(k->rk, 10, be, src, dst, len); break;
