@@ -160,7 +160,7 @@ api-info:
 include provider/provider.mk
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
-# Issue 3: blockcrypt side by side with OpenSSL, libgcrypt and nettle (not part of `make check`).
+# blockcrypt side by side with OpenSSL, libgcrypt and nettle (not part of `make check`).
 $(BUILD)/bench-peers: bench/peers.c bench/bench_iv.h $(BUILD)/libblockcrypt.a
 	$(CC) $(CFLAGS_BASE) $(CFLAGS) -o $@ bench/peers.c $(BUILD)/libblockcrypt.a -lcrypto -lgcrypt -lnettle $(LDLIBS) -lm
 
@@ -178,7 +178,7 @@ bench-floor: $(BUILD)/bench-floor
 
 .PHONY: bench-peers bench-floor
 
-# Issue 15: fuzzing (`make fuzz`), timing (`make check-ct`), allocation failure and wiping (group oom).
+# Fuzzing (`make fuzz`), timing (`make check-ct`), allocation failure and wiping (group oom).
 include tests/fuzz/fuzz.mk
 include tests/ct/ct.mk
 include tests/robust/robust.mk

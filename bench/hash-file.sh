@@ -1,5 +1,5 @@
 #!/bin/sh
-# blockcrypt: `blockcrypt hash` of a large file beside `openssl dgst` and coreutils' sha256sum (issue 17).
+# blockcrypt: `blockcrypt hash` of a large file beside `openssl dgst` and coreutils' sha256sum.
 # FIPS 180-4 SHA-256 and GB/T 32905 SM3 digests; the tools run in turn, the least CPU time (user + system) of N rounds.
 #
 # usage: sh bench/hash-file.sh [FILE [ROUNDS]]   (default: a 512 MiB random file in $TMPDIR, 5 rounds)

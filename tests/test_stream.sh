@@ -1,5 +1,5 @@
 #!/bin/sh
-# Tests the blockcrypt tool as issue 13 has it: streaming across chunk boundaries (against the one-shot path and
+# Tests the blockcrypt tool as its manual has it: streaming across chunk boundaries (against the one-shot path and
 # openssl enc), xts/essiv data units (against one tool run per unit), keys from files and descriptors, --in/--out, help, messages.
 NAME=test_stream.sh
 . "$(dirname "$0")/sh_common.sh"

@@ -1,5 +1,5 @@
 /* blockcrypt tool: what the subcommands share (hex, keys, input and output files, error exits).
- * The command-line contract is the foundation issue's and issue 13's; output formats follow Linux /proc/crypto and tcrypt. */
+ * Output formats follow Linux /proc/crypto and tcrypt. */
 #ifndef BC_CLI_H
 #define BC_CLI_H
 

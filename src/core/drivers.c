@@ -6,9 +6,9 @@ const struct bc_cipher_alg *const bc_cipher_drivers[] = {
 	&bc_aes_generic,
 	&bc_sm4_generic,
 #if defined(__x86_64__) || defined(__i386__)
-	/* x86 AES (issue 4) */
+	/* x86 AES */
 	&bc_aes_aesni,
-	/* x86 SM4 (issue 6) */
+	/* x86 SM4 */
 	&bc_sm4_aesni_avx,
 	&bc_sm4_aesni_avx2,
 	&bc_sm4_vaes_avx2,
@@ -18,7 +18,7 @@ const struct bc_cipher_alg *const bc_cipher_drivers[] = {
 #endif
 #endif
 #if defined(__aarch64__)
-	/* arm64 (issue 7) */
+	/* arm64 */
 	&bc_aes_ce,
 	&bc_sm4_ce,
 	&bc_aes_neon,
@@ -28,7 +28,7 @@ const struct bc_cipher_alg *const bc_cipher_drivers[] = {
 
 const struct bc_skcipher_alg *const bc_skcipher_drivers[] = {
 #if defined(__x86_64__) || defined(__i386__)
-	/* x86 AES (issue 4) */
+	/* x86 AES */
 	&bc_ecb_aes_aesni,
 	&bc_cbc_aes_aesni,
 	&bc_ctr_aes_aesni,
@@ -43,7 +43,7 @@ const struct bc_skcipher_alg *const bc_skcipher_drivers[] = {
 	&bc_ctr_aes_vaes_avx512,
 	&bc_xts_aes_vaes_avx512,
 #endif
-	/* x86 SM4 (issue 6) */
+	/* x86 SM4 */
 	&bc_ecb_sm4_aesni_avx, &bc_cbc_sm4_aesni_avx, &bc_ctr_sm4_aesni_avx, &bc_xts_sm4_aesni_avx,
 	&bc_ecb_sm4_aesni_avx2, &bc_cbc_sm4_aesni_avx2, &bc_ctr_sm4_aesni_avx2, &bc_xts_sm4_aesni_avx2,
 	&bc_ecb_sm4_vaes_avx2, &bc_cbc_sm4_vaes_avx2, &bc_ctr_sm4_vaes_avx2, &bc_xts_sm4_vaes_avx2,
@@ -53,7 +53,7 @@ const struct bc_skcipher_alg *const bc_skcipher_drivers[] = {
 #endif
 #endif
 #if defined(__aarch64__)
-	/* arm64 (issue 7) */
+	/* arm64 */
 	&bc_ecb_aes_ce, &bc_cbc_aes_ce, &bc_ctr_aes_ce, &bc_xts_aes_ce,
 	&bc_ecb_sm4_ce, &bc_cbc_sm4_ce, &bc_ctr_sm4_ce, &bc_xts_sm4_ce,
 	&bc_ecb_aes_neon, &bc_cbc_aes_neon, &bc_ctr_aes_neon, &bc_xts_aes_neon,
@@ -63,13 +63,13 @@ const struct bc_skcipher_alg *const bc_skcipher_drivers[] = {
 
 const struct bc_aead_alg *const bc_aead_drivers[] = {
 #if defined(__x86_64__) || defined(__i386__)
-	/* x86 GCM (issue 5) */
+	/* x86 GCM */
 	&bc_gcm_aes_aesni,
 #if defined(__x86_64__)
 	&bc_gcm_aes_vaes_avx2,
 	&bc_gcm_aes_vaes_avx512,
 #endif
-	/* x86 SM4 (issue 6) */
+	/* x86 SM4 */
 	&bc_gcm_sm4_aesni_avx,
 	&bc_gcm_sm4_aesni_avx2,
 	&bc_gcm_sm4_vaes_avx2,
@@ -79,7 +79,7 @@ const struct bc_aead_alg *const bc_aead_drivers[] = {
 #endif
 #endif
 #if defined(__aarch64__)
-	/* arm64 (issue 7) */
+	/* arm64 */
 	&bc_gcm_aes_ce,
 	&bc_gcm_sm4_ce,
 #endif
@@ -91,10 +91,10 @@ const struct bc_shash_alg *const bc_shash_drivers[] = {
 	&bc_sm3_generic,
 	&bc_ghash_generic,
 #if defined(__x86_64__) || defined(__i386__)
-	/* x86 GHASH (issue 5) */
+	/* x86 GHASH */
 	&bc_ghash_pclmul,
 	&bc_ghash_vpclmul_avx2,
-	/* x86 hashes (issue 17) */
+	/* x86 hashes */
 	&bc_sha256_ni,
 	&bc_sha256_avx2,
 #if defined(__x86_64__)
@@ -102,11 +102,11 @@ const struct bc_shash_alg *const bc_shash_drivers[] = {
 #endif
 #endif
 #if defined(__aarch64__)
-	/* arm64 (issue 7) */
+	/* arm64 */
 	&bc_cmac_aes_ce, &bc_xcbc_aes_ce, &bc_cbcmac_aes_ce,
 	&bc_ghash_ce,
 	&bc_cmac_sm4_ce, &bc_xcbc_sm4_ce, &bc_cbcmac_sm4_ce,
-	/* arm64 hashes (issue 17) */
+	/* arm64 hashes */
 	&bc_sha256_ce, &bc_sm3_ce,
 #endif
 	NULL

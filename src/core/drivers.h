@@ -1,5 +1,5 @@
 /* blockcrypt: every driver the registry knows, declared once (defined in their own files).
- * Sections follow the issues that add them; src/core/drivers.c lists them in tables. */
+ * Sections by architecture; src/core/drivers.c lists them in tables. */
 #ifndef BC_DRIVERS_H
 #define BC_DRIVERS_H
 
@@ -13,7 +13,7 @@ extern const struct bc_shash_alg bc_sm3_generic;
 extern const struct bc_shash_alg bc_ghash_generic;
 
 #if defined(__x86_64__) || defined(__i386__)
-/* x86 AES-NI and VAES (issue 4: src/arch/x86/aes_*.c) */
+/* x86 AES-NI and VAES (src/arch/x86/aes_*.c) */
 extern const struct bc_cipher_alg bc_aes_aesni;
 extern const struct bc_skcipher_alg bc_ecb_aes_aesni, bc_cbc_aes_aesni, bc_ctr_aes_aesni, bc_xts_aes_aesni;
 #if defined(__x86_64__)
@@ -21,14 +21,14 @@ extern const struct bc_skcipher_alg bc_ecb_aes_vaes_avx2, bc_cbc_aes_vaes_avx2, 
 extern const struct bc_skcipher_alg bc_ecb_aes_vaes_avx512, bc_cbc_aes_vaes_avx512, bc_ctr_aes_vaes_avx512,
        bc_xts_aes_vaes_avx512;
 #endif
-/* x86 GHASH and fused GCM (issue 5: src/arch/x86/ghash_*.c, gcm_*.c) */
+/* x86 GHASH and fused GCM (src/arch/x86/ghash_*.c, gcm_*.c) */
 extern const struct bc_shash_alg bc_ghash_pclmul;
 extern const struct bc_shash_alg bc_ghash_vpclmul_avx2;
 extern const struct bc_aead_alg bc_gcm_aes_aesni;
 #if defined(__x86_64__)
 extern const struct bc_aead_alg bc_gcm_aes_vaes_avx2, bc_gcm_aes_vaes_avx512;
 #endif
-/* x86 SM4 through AES-NI or GFNI (issue 6: src/arch/x86/sm4_*.c) */
+/* x86 SM4 through AES-NI or GFNI (src/arch/x86/sm4_*.c) */
 extern const struct bc_cipher_alg bc_sm4_aesni_avx, bc_sm4_aesni_avx2, bc_sm4_vaes_avx2, bc_sm4_gfni_avx2;
 extern const struct bc_skcipher_alg bc_ecb_sm4_aesni_avx, bc_cbc_sm4_aesni_avx, bc_ctr_sm4_aesni_avx, bc_xts_sm4_aesni_avx;
 extern const struct bc_skcipher_alg bc_ecb_sm4_aesni_avx2, bc_cbc_sm4_aesni_avx2, bc_ctr_sm4_aesni_avx2, bc_xts_sm4_aesni_avx2;
@@ -36,13 +36,13 @@ extern const struct bc_skcipher_alg bc_ecb_sm4_vaes_avx2, bc_cbc_sm4_vaes_avx2, 
 extern const struct bc_skcipher_alg bc_ecb_sm4_gfni_avx2, bc_cbc_sm4_gfni_avx2, bc_ctr_sm4_gfni_avx2, bc_xts_sm4_gfni_avx2;
 extern const struct bc_aead_alg bc_gcm_sm4_aesni_avx, bc_gcm_sm4_aesni_avx2, bc_gcm_sm4_vaes_avx2, bc_gcm_sm4_gfni_avx2;
 #if defined(__x86_64__)
-/* x86-64 SM4 with GFNI on zmm (issue 17: src/arch/x86/sm4_gfni_avx512.c) */
+/* x86-64 SM4 with GFNI on zmm (src/arch/x86/sm4_gfni_avx512.c) */
 extern const struct bc_cipher_alg bc_sm4_gfni_avx512;
 extern const struct bc_skcipher_alg bc_ecb_sm4_gfni_avx512, bc_cbc_sm4_gfni_avx512, bc_ctr_sm4_gfni_avx512,
        bc_xts_sm4_gfni_avx512;
 extern const struct bc_aead_alg bc_gcm_sm4_gfni_avx512;
 #endif
-/* x86 hashes with SHA-NI, AVX2, AVX and AVX-512 (issue 17: src/arch/x86/sha256_*.c, sm3_avx*.c) */
+/* x86 hashes with SHA-NI, AVX2, AVX and AVX-512 (src/arch/x86/sha256_*.c, sm3_avx*.c) */
 extern const struct bc_shash_alg bc_sha256_ni, bc_sha256_avx2;
 #if defined(__x86_64__)
 extern const struct bc_shash_alg bc_sm3_avx, bc_sm3_avx512;
@@ -50,7 +50,7 @@ extern const struct bc_shash_alg bc_sm3_avx, bc_sm3_avx512;
 #endif
 
 #if defined(__aarch64__)
-/* arm64 Crypto Extensions and NEON (issue 7: src/arch/arm64/) */
+/* arm64 Crypto Extensions and NEON (src/arch/arm64/) */
 extern const struct bc_cipher_alg bc_aes_ce;
 extern const struct bc_skcipher_alg bc_ecb_aes_ce, bc_cbc_aes_ce, bc_ctr_aes_ce, bc_xts_aes_ce;
 extern const struct bc_shash_alg bc_cmac_aes_ce, bc_xcbc_aes_ce, bc_cbcmac_aes_ce;
@@ -61,7 +61,7 @@ extern const struct bc_shash_alg bc_ghash_ce;
 extern const struct bc_aead_alg bc_gcm_aes_ce, bc_gcm_sm4_ce;
 extern const struct bc_cipher_alg bc_aes_neon;
 extern const struct bc_skcipher_alg bc_ecb_aes_neon, bc_cbc_aes_neon, bc_ctr_aes_neon, bc_xts_aes_neon;
-/* arm64 hashes with the SHA2 and SM3 instructions (issue 17: src/arch/arm64/sha256_ce.c, sm3_ce.c) */
+/* arm64 hashes with the SHA2 and SM3 instructions (src/arch/arm64/sha256_ce.c, sm3_ce.c) */
 extern const struct bc_shash_alg bc_sha256_ce, bc_sm3_ce;
 #endif
 

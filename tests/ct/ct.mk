@@ -1,4 +1,4 @@
-# Statistical constant-time test (issue 15, tests/ct/ct_timing.c): x86-64 only, where every driver is timed.
+# Statistical constant-time test (tests/ct/ct_timing.c): x86-64 only, where every driver is timed.
 # `make check-ct CT_SAMPLES=N` runs it with N measurements per path (default one million; about CT_SAMPLES/50000
 # minutes on an idle core); tests/run.sh group `ct` runs the short form (15000 per path, the first key size).
 ifeq ($(TRIPLE),x86_64)

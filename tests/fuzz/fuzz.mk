@@ -1,4 +1,4 @@
-# Fuzzing (issue 15): libFuzzer harnesses in tests/fuzz/, built with clang into build-fuzz/.
+# Fuzzing: libFuzzer harnesses in tests/fuzz/, built with clang into build-fuzz/.
 # `make fuzz FUZZ_SECONDS=N` runs every harness N seconds on a scratch copy of its corpus;
 # `make fuzz-build` only builds them; tests/run.sh group `fuzz` replays the corpora and runs each briefly.
 # Needs clang with libFuzzer (Debian: clang, libclang-rt-14-dev); fuzz_peers also libssl-dev and libgcrypt20-dev;

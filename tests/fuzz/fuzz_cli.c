@@ -1,5 +1,5 @@
 /* libFuzzer harness: the blockcrypt tool's argument parsing (hex keys, options, lengths) of every subcommand,
- * run in-process on the tool's own objects; the contract is the foundation issue's exit statuses 0, 1 and 2. */
+ * run in-process on the tool's own objects; its contract is the exit statuses 0, 1 and 2 of blockcrypt(1). */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>

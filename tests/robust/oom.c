@@ -1,6 +1,6 @@
 /* Allocation failure and key wiping: every allocation the library makes fails in turn (the Nth, in a fresh child
  * process each, from the very first use); every tfm context it frees must be all zeros, and no driver call may leave
- * 16 bytes of its key schedule on the stack below its caller (issue 15, part 3). */
+ * 16 bytes of its key schedule on the stack below its caller. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

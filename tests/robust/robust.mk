@@ -1,4 +1,4 @@
-# Failure and wiping tests (issue 15, tests/robust/): the library's allocator calls interposed with ld --wrap.
+# Failure and wiping tests (tests/robust/): the library's allocator calls interposed with ld --wrap.
 # tests/run.sh group `oom` builds $(BUILD)/tests/oom and runs it; LeakSanitizer (-fsanitize=leak) when available.
 OOM_WRAP := $(foreach f,malloc calloc realloc aligned_alloc posix_memalign free,-Wl,--wrap=$(f))
 OOM_LSAN = $(shell echo 'int main(void){return 0;}' | $(CC) $(ARCHFLAGS) -fsanitize=leak -x c - -o /dev/null \
