@@ -1,6 +1,7 @@
 /* Constant-time check under valgrind memcheck ("ctgrind"): keys, plaintexts and messages are marked
  * undefined, so any branch or memory address that depends on them is reported as an error. */
 #include "common.h"
+#include "common_tmpl.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -193,6 +194,120 @@ static void run_one(const struct bc_driver_info *info)
 	}
 }
 
+/* The templates over whole algorithms: hmac's key path (a key shorter and longer than the block), the
+ * wrappers' salt and the authenc blob's keys secret, the tag checks on the failure path. */
+static void ct_composed_aead(const struct bc_driver_info *info, bc_aead *tfm)
+{
+	int authenc = starts(info->name, "authenc");
+	uint8_t key[160], iv[16], ad[20], pt[MAXLEN], ct[MAXLEN], back[MAXLEN], tag[64];
+	size_t klen, ivlen = authenc ? info->ivsize : 8, adlen = 20;
+	static const size_t lens[] = { 0, 16, 64, 160, 256 };
+
+	for (int k = 0; k < 2; k++) {
+		if (authenc) {
+			uint8_t ak[100], ek[32];
+			size_t el = strstr(info->name, "des3_ede") ? 24 : 16;
+			rng_fill(ak, sizeof(ak));
+			rng_fill(ek, el);
+			klen = authenc_blob(key, ak, k ? 100 : 20, ek, el);
+			SECRET(key + 8, klen - 8);            /* the header is public */
+		} else {
+			klen = (starts(info->name, "rfc4309(") ? 19 : 20) + 16 * (size_t)k;
+			rng_fill(key, klen);
+			SECRET(key, klen);
+		}
+		int rc = bc_aead_setkey(tfm, key, klen);
+		CHECK(rc == 0, "setkey(%zu): %d", klen, rc);
+		for (size_t li = 0; li < sizeof(lens) / sizeof(lens[0]); li++) {
+			size_t len = lens[li], tl = bc_aead_authsize(tfm);
+			rng_fill(pt, len);
+			rng_fill(iv, ivlen);
+			rng_fill(ad, adlen);
+			SECRET(pt, len);
+			rc = bc_aead_encrypt(tfm, iv, ivlen, ad, adlen, pt, ct, len, tag);
+			PUBLIC(ct, len);
+			PUBLIC(tag, tl);
+			rc |= bc_aead_decrypt(tfm, iv, ivlen, ad, adlen, ct, back, len, tag);
+			fold(back, len);
+			PUBLIC(pt, len);
+			CHECK(rc == 0 && !memcmp(back, pt, len), "round trip of %zu bytes: %d", len, rc);
+			tag[tl - 1] ^= 1;
+			rc = bc_aead_decrypt(tfm, iv, ivlen, ad, adlen, ct, back, len, tag);
+			fold(back, len);
+			CHECK(rc == -EBADMSG, "bad tag: %d", rc);
+		}
+	}
+}
+
+static void ct_composed(const struct bc_driver_info *info)
+{
+	ndrivers++;
+	set_context("%s [%s]", info->name, info->driver);
+	if (info->type == BC_TYPE_AEAD) {
+		bc_aead *tfm;
+		if (bc_aead_alloc(&tfm, info->driver)) {
+			CHECK(0, "alloc");
+			return;
+		}
+		ct_composed_aead(info, tfm);
+		bc_aead_free(tfm);
+	} else if (info->type == BC_TYPE_SKCIPHER) {             /* rfc3686 */
+		bc_skcipher *tfm;
+		uint8_t key[36], iv[8], pt[MAXLEN], ct[MAXLEN], back[MAXLEN];
+		if (bc_skcipher_alloc(&tfm, info->driver)) {
+			CHECK(0, "alloc");
+			return;
+		}
+		rng_fill(key, 20);
+		SECRET(key, 20);
+		int rc = bc_skcipher_setkey(tfm, key, 20);
+		rng_fill(pt, 100);
+		rng_fill(iv, 8);
+		SECRET(pt, 100);
+		rc |= bc_skcipher_encrypt(tfm, iv, pt, ct, 100);
+		PUBLIC(ct, 100);
+		rc |= bc_skcipher_decrypt(tfm, iv, ct, back, 100);
+		fold(back, 100);
+		PUBLIC(pt, 100);
+		CHECK(rc == 0 && !memcmp(back, pt, 100), "round trip: %d", rc);
+		bc_skcipher_free(tfm);
+	} else {                                                  /* hmac */
+		static const size_t keylens[] = { 0, 20, 64, 65, 131 };
+		bc_shash *tfm;
+		uint8_t key[131], msg[MAXLEN], out[64], out2[64];
+		if (bc_shash_alloc(&tfm, info->driver)) {
+			CHECK(0, "alloc");
+			return;
+		}
+		size_t dl = bc_shash_digestsize(tfm);
+		for (size_t k = 0; k < sizeof(keylens) / sizeof(keylens[0]); k++) {
+			rng_fill(key, keylens[k]);
+			SECRET(key, keylens[k]);
+			int rc = bc_shash_setkey(tfm, key, keylens[k]);
+			for (size_t len = 0; len < 200; len += 37) {
+				rng_fill(msg, len);
+				SECRET(msg, len);
+				rc |= bc_shash_digest(tfm, msg, len, out);
+				rc |= bc_shash_init(tfm) | bc_shash_update(tfm, msg, len / 3);
+				rc |= bc_shash_update(tfm, msg + len / 3, len - len / 3) | bc_shash_final(tfm, out2);
+				fold(out, dl);
+				fold(out2, dl);
+				CHECK(rc == 0 && !memcmp(out, out2, dl), "key %zu, %zu bytes: %d", keylens[k], len, rc);
+			}
+			const uint8_t *msgs[3] = { msg, msg + 10, msg + 100 };
+			size_t mlens[3] = { 5, 64, 150 };
+			uint8_t o[3][64], *outs[3] = { o[0], o[1], o[2] };
+			rng_fill(msg, MAXLEN);
+			SECRET(msg, MAXLEN);
+			rc = bc_shash_digest_many(tfm, 3, msgs, mlens, outs);
+			for (int i = 0; i < 3; i++)
+				fold(o[i], dl);
+			CHECK(rc == 0, "digest_many: %d", rc);
+		}
+		bc_shash_free(tfm);
+	}
+}
+
 static int is_mac(const char *name)
 {
 	return starts(name, "cmac(") || starts(name, "xcbc(") || starts(name, "cbcmac(");
@@ -236,6 +351,8 @@ static int each(const struct bc_driver_info *info, void *arg)
 	(void)arg;
 	if (info->type == BC_TYPE_CIPHER)
 		ct_cipher(info);
+	else if (composed_name(info->name))
+		ct_composed(info);
 	else if (info->type != BC_TYPE_SHASH || !is_mac(info->name))
 		run_one(info);
 	return 0;

@@ -1,6 +1,7 @@
 /* Threads: the contract of include/blockcrypt.h (one keyed skcipher or aead tfm shared by many threads, an shash
  * tfm per thread) on every driver, and allocation with the first-use self-tests racing; run under TSan (group tsan). */
 #include "common.h"
+#include "common_tmpl.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -113,8 +114,8 @@ static int each(const struct bc_driver_info *info, void *arg)
 	size_t len = LEN;
 
 	(void)arg;
-	if (info->type == BC_TYPE_CIPHER)
-		return 0;
+	if (info->type == BC_TYPE_CIPHER || composed_name(info->name))
+		return 0;   /* the templates over whole algorithms: composed_threads */
 	set_context("%s [%s]", info->name, info->driver);
 	j = calloc(1, sizeof(*j));
 	j->info = info;

@@ -288,10 +288,14 @@ int bc_aead_setkey(bc_aead *tfm, const uint8_t *key, size_t keylen)
 }
 
 /* GCM tags (SP 800-38D 5.2.1.2): 128, 120, 112, 104, 96 bits, and 64 or 32
- * for the applications of its appendix C — the kernel's crypto_gcm_setauthsize set. */
+ * for the applications of its appendix C — the kernel's crypto_gcm_setauthsize set.
+ * Templates with rules of their own (rfc4106, authenc) give them in check_authsize. */
 int bc_aead_setauthsize(bc_aead *tfm, size_t taglen)
 {
-	if (!tfm || !(taglen == 4 || taglen == 8 || (taglen >= 12 && taglen <= tfm->alg->maxauthsize)))
+	if (!tfm || taglen > tfm->alg->maxauthsize)
+		return -EINVAL;
+	if (tfm->alg->check_authsize ? tfm->alg->check_authsize(taglen) != 0
+				     : !(taglen == 4 || taglen == 8 || taglen >= 12))
 		return -EINVAL;
 	tfm->authsize = taglen;
 	return 0;
@@ -306,16 +310,50 @@ static int aead_check(const bc_aead *tfm, const uint8_t *iv, size_t ivlen, const
 		return -ENOKEY;
 	if (!iv || !ivlen || (adlen && !ad) || (len && (!src || !dst)) || !tag || gcm_too_long(ivlen, adlen, len))
 		return -EINVAL;
+	if (tfm->alg->check)
+		return tfm->alg->check(tfm->alg, ivlen, adlen, len);
 	return 0;
+}
+
+/* For the algorithms that read the associated data and the text as one
+ * buffer (joined_ad): the caller's own when the text follows the data in
+ * memory, as in an ESP packet, else a copy of both (*buf, to be freed).
+ * 0, or -ENOMEM with nothing to free. */
+static int aead_join(const bc_aead *tfm, const uint8_t **ad, size_t adlen, const uint8_t **src, size_t len,
+		     uint8_t **buf)
+{
+	*buf = NULL;
+	if (!tfm->alg->joined_ad || !len || (adlen && *ad + adlen == *src))
+		return 0;
+	*buf = malloc(adlen + len);
+	if (!*buf)
+		return -ENOMEM;
+	if (adlen)
+		memcpy(*buf, *ad, adlen);
+	memcpy(*buf + adlen, *src, len);
+	*ad = *buf;
+	*src = *buf + adlen;
+	return 0;
+}
+
+static void aead_unjoin(uint8_t *buf, size_t n)
+{
+	if (buf) {
+		bc_wipe(buf, n);   /* the plaintext, on encryption */
+		free(buf);
+	}
 }
 
 int bc_aead_encrypt(const bc_aead *tfm, const uint8_t *iv, size_t ivlen, const uint8_t *ad, size_t adlen,
 		    const uint8_t *src, uint8_t *dst, size_t len, uint8_t *tag)
 {
 	int err = aead_check(tfm, iv, ivlen, ad, adlen, src, dst, len, tag);
+	uint8_t *buf;
 
-	if (!err)
+	if (!err && !(err = aead_join(tfm, &ad, adlen, &src, len, &buf))) {
 		tfm->alg->encrypt(tfm->ctx, iv, ivlen, ad, adlen, src, dst, len, tag, tfm->authsize);
+		aead_unjoin(buf, adlen + len);
+	}
 	return err;
 }
 
@@ -323,9 +361,12 @@ int bc_aead_decrypt(const bc_aead *tfm, const uint8_t *iv, size_t ivlen, const u
 		    const uint8_t *src, uint8_t *dst, size_t len, const uint8_t *tag)
 {
 	int err = aead_check(tfm, iv, ivlen, ad, adlen, src, dst, len, tag);
+	uint8_t *buf;
 
-	if (!err)
+	if (!err && !(err = aead_join(tfm, &ad, adlen, &src, len, &buf))) {
 		err = tfm->alg->decrypt(tfm->ctx, iv, ivlen, ad, adlen, src, dst, len, tag, tfm->authsize);
+		aead_unjoin(buf, adlen + len);
+	}
 	return err;
 }
 

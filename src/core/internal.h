@@ -15,9 +15,12 @@
 #endif
 
 #define BC_BLOCK 16
-#define BC_MAX_KEY 64      /* longest key any algorithm takes (xts(aes) with AES-256) */
+#define BC_MAX_KEY 64      /* longest cipher-mode key (xts(aes) with AES-256); hmac and authenc take longer */
 #define BC_DESC_MAX 256    /* largest per-operation hash state; on the stack, aligned to BC_CTX_ALIGN */
 #define BC_CTX_ALIGN 64    /* tfm contexts are allocated with this alignment */
+#define BC_KEYSIZE_ANY 0xffffffffu  /* a max_keysize: no limit (hmac hashes a long key first) */
+#define BC_HASH_MAX_BLOCK 256  /* longest hash block an hmac takes (the kernel's longest, sha3-224's, is 144) */
+#define BC_MAX_AUTHSIZE 64 /* longest AEAD tag (authenc over hmac(sha512)) and shash digest */
 
 /* ---- CPU features (src/core/cpu.c) ------------------------------------------
  * Detected once; BLOCKCRYPT_DISABLE=name,name,... (or "all") masks bits off.
@@ -127,9 +130,22 @@ struct bc_aead_alg {
 	void (*ad)(const void *ctx, void *req, const uint8_t *ad, size_t len);
 	void (*crypt)(const void *ctx, void *req, const uint8_t *src, uint8_t *dst, size_t len, int enc);
 	void (*final)(const void *ctx, void *req, uint8_t tag[16]);
-	const struct bc_skcipher_alg *inner;   /* gcm_base: the ctr skcipher */
-	const struct bc_shash_alg *hash;       /* gcm_base: the ghash shash */
+	const struct bc_skcipher_alg *inner;   /* gcm_base: the ctr skcipher; authenc: the cipher mode */
+	const struct bc_shash_alg *hash;       /* gcm_base: the ghash shash; authenc: the MAC */
 	const struct bc_cipher_alg *cipher;    /* gcm_base: the block cipher under ctr */
+	/* ---- templates over other AEADs and over (MAC, skcipher) pairs ----
+	 * The kernel's aead templates differ from gcm in what a request may be
+	 * (rfc4106's 8-byte IV and ESP's assoclen, authenc's cipher IV) and in
+	 * their tag lengths. NULL: gcm's rules (any IV, tags 4, 8, 12..16). */
+	const struct bc_aead_alg *aead;        /* rfc4106, rfc4543, rfc4309: the AEAD they wrap */
+	/* 0 or -EINVAL, from the lengths alone; the front end asks before every
+	 * encrypt and decrypt, so the operations may rely on the shape. */
+	int (*check)(const struct bc_aead_alg *self, size_t ivlen, size_t adlen, size_t len);
+	int (*check_authsize)(size_t taglen);   /* 0 or -EINVAL, taglen <= maxauthsize already checked */
+	/* Set when the operations read ad and the text as one buffer (rfc4543's
+	 * GMAC covers both: ad + adlen == src); the front end joins them when
+	 * the caller's lie apart. */
+	int joined_ad;
 };
 
 /* ---- shashes (sha256, sm3, ghash, cmac, xcbc, cbcmac) ----------------------------
@@ -140,7 +156,7 @@ struct bc_shash_alg {
 	const char *driver;              /* "cmac(aes-generic)" */
 	int priority;
 	uint32_t cpu;
-	unsigned min_keysize, max_keysize;   /* 0, 0: unkeyed */
+	unsigned min_keysize, max_keysize;   /* 0, 0: unkeyed; 0, BC_KEYSIZE_ANY: any length (hmac) */
 	size_t digestsize, blocksize;
 	size_t ctxsize, descsize;
 	void (*init_tfm)(void *ctx, const struct bc_shash_alg *self);   /* optional, like skcipher init */
@@ -152,6 +168,7 @@ struct bc_shash_alg {
 	void (*digest_many)(const void *ctx, unsigned n, const uint8_t *const msgs[], const size_t lens[],
 	                    uint8_t *const outs[]);
 	const struct bc_cipher_alg *cipher;   /* cmac/xcbc/cbcmac templates: the block cipher */
+	const struct bc_shash_alg *hash;      /* hmac template: the unkeyed hash */
 };
 
 /* ---- registry (src/core/registry.c) ----------------------------------------------

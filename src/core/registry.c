@@ -41,6 +41,8 @@ struct instance {
 static const struct bc_template *const templates[] = {
 	&bc_tmpl_ecb, &bc_tmpl_cbc, &bc_tmpl_ctr, &bc_tmpl_cts, &bc_tmpl_xts,
 	&bc_tmpl_essiv, &bc_tmpl_gcm, &bc_tmpl_cmac, &bc_tmpl_xcbc, &bc_tmpl_cbcmac,
+	&bc_tmpl_hmac, &bc_tmpl_rfc3686, &bc_tmpl_rfc4106, &bc_tmpl_rfc4543, &bc_tmpl_rfc4309,
+	&bc_tmpl_authenc, &bc_tmpl_authencesn,
 };
 
 /* Every algorithm name the library answers to, in the order list shows them. */
@@ -50,6 +52,17 @@ static const char *const algorithm_names[] = {
 	"gcm(aes)", "cmac(aes)", "xcbc(aes)", "cbcmac(aes)",
 	"ecb(sm4)", "cbc(sm4)", "ctr(sm4)", "cts(cbc(sm4))", "xts(sm4)", "essiv(cbc(sm4),sm3)",
 	"gcm(sm4)", "cmac(sm4)", "xcbc(sm4)", "cbcmac(sm4)",
+	/* templates over whole algorithms; a name whose parts do not exist here is not listed */
+	"hmac(md5)", "hmac(sha1)", "hmac(sha224)", "hmac(sha256)", "hmac(sha384)", "hmac(sha512)", "hmac(sm3)",
+	"rfc3686(ctr(aes))", "rfc3686(ctr(sm4))", "rfc4106(gcm(aes))", "rfc4543(gcm(aes))", "rfc4309(ccm(aes))",
+	"rfc4106(gcm(sm4))", "rfc4543(gcm(sm4))",
+	"authenc(hmac(sha1),cbc(aes))", "authenc(hmac(sha256),cbc(aes))", "authenc(hmac(sha384),cbc(aes))",
+	"authenc(hmac(sha512),cbc(aes))", "authenc(hmac(sha1),cbc(sm4))", "authenc(hmac(sha256),cbc(sm4))",
+	"authenc(hmac(sha384),cbc(sm4))", "authenc(hmac(sha512),cbc(sm4))", "authenc(hmac(sha1),cbc(des3_ede))",
+	"authenc(hmac(sha256),cbc(des3_ede))", "authenc(hmac(sha384),cbc(des3_ede))",
+	"authenc(hmac(sha512),cbc(des3_ede))", "authenc(hmac(sha1),ctr(aes))", "authenc(hmac(sha256),ctr(aes))",
+	"authenc(hmac(sha384),ctr(aes))", "authenc(hmac(sha512),ctr(aes))", "authencesn(hmac(sha1),cbc(aes))",
+	"authencesn(hmac(sha256),cbc(aes))", "authencesn(hmac(sha384),cbc(aes))", "authencesn(hmac(sha512),cbc(aes))",
 };
 #define N_ALGNAMES (sizeof(algorithm_names) / sizeof(algorithm_names[0]))
 
@@ -232,6 +245,40 @@ static int inner_arg(const char *name, const char *tmpl, char *out)
 	return 0;
 }
 
+/* The instance's record of what it was built on: each inner entry in the
+ * field of its type (cipher, inner skcipher, hash, inner aead). */
+static void link_inner(struct instance *inst, const struct entry *x)
+{
+	if (!x)
+		return;
+	switch (inst->e.type) {
+	case BC_TYPE_SKCIPHER:
+		if (x->type == BC_TYPE_CIPHER)
+			inst->u.sk.cipher = x->alg;
+		else if (x->type == BC_TYPE_SKCIPHER)
+			inst->u.sk.inner = x->alg;
+		else
+			inst->u.sk.hash = x->alg;
+		break;
+	case BC_TYPE_AEAD:
+		if (x->type == BC_TYPE_CIPHER)
+			inst->u.aead.cipher = x->alg;
+		else if (x->type == BC_TYPE_SKCIPHER)
+			inst->u.aead.inner = x->alg;
+		else if (x->type == BC_TYPE_SHASH)
+			inst->u.aead.hash = x->alg;
+		else
+			inst->u.aead.aead = x->alg;
+		break;
+	default:
+		if (x->type == BC_TYPE_CIPHER)
+			inst->u.sh.cipher = x->alg;
+		else
+			inst->u.sh.hash = x->alg;
+		break;
+	}
+}
+
 /* Builds (or finds) the instance of template t over the given inner entries. */
 static struct entry *instantiate(const struct bc_template *t, struct entry *in, struct entry *hash,
 				 struct entry *cipher)
@@ -244,8 +291,10 @@ static struct entry *instantiate(const struct bc_template *t, struct entry *in, 
 	switch (t->args) {
 	case BC_ARGS_CIPHER:
 	case BC_ARGS_SKCIPHER:
+	case BC_ARGS_SHASH:
+	case BC_ARGS_AEAD:
 		n1 = snprintf(name, sizeof(name), "%s(%s)", t->name, in->name);
-		n2 = snprintf(driver, sizeof(driver), "%s(%s)", t->name, in->driver);
+		n2 = snprintf(driver, sizeof(driver), "%s(%s)", t->driver_name, in->driver);
 		break;
 	case BC_ARGS_ECB:
 		if (inner_arg(in->name, "ecb", x))
@@ -256,6 +305,11 @@ static struct entry *instantiate(const struct bc_template *t, struct entry *in, 
 	case BC_ARGS_ESSIV:
 		n1 = snprintf(name, sizeof(name), "essiv(%s,%s)", in->name, hash->name);
 		n2 = snprintf(driver, sizeof(driver), "essiv(%s,%s)", in->driver, hash->driver);
+		break;
+	case BC_ARGS_AUTHENC:   /* the MAC first, as in the name */
+		n1 = snprintf(name, sizeof(name), "%s(%s,%s)", t->name, hash->name, in->name);
+		n2 = snprintf(driver, sizeof(driver), "%s(%s,%s)", t->driver_name, hash->driver, in->driver);
+		prio = in->priority * 10 + hash->priority;
 		break;
 	default: /* BC_ARGS_GCM; the kernel averages the two priorities */
 		if (inner_arg(in->name, "ctr", x))
@@ -282,20 +336,15 @@ static struct entry *instantiate(const struct bc_template *t, struct entry *in, 
 	inst->e.driver = inst->driver;
 	inst->e.priority = prio;
 	inst->e.cpu = in->cpu | (hash ? hash->cpu : 0) | (cipher ? cipher->cpu : 0);
+	link_inner(inst, in);
+	link_inner(inst, hash);
+	link_inner(inst, cipher);
 	switch (t->type) {
 	case BC_TYPE_SKCIPHER:
 		inst->u.sk.name = inst->name;
 		inst->u.sk.driver = inst->driver;
 		inst->u.sk.priority = prio;
 		inst->u.sk.cpu = inst->e.cpu;
-		if (t->args == BC_ARGS_CIPHER)
-			inst->u.sk.cipher = in->alg;
-		else
-			inst->u.sk.inner = in->alg;
-		if (hash)
-			inst->u.sk.hash = hash->alg;
-		if (cipher)
-			inst->u.sk.cipher = cipher->alg;
 		t->fill_skcipher(&inst->u.sk);
 		inst->e.alg = &inst->u.sk;
 		break;
@@ -304,9 +353,6 @@ static struct entry *instantiate(const struct bc_template *t, struct entry *in, 
 		inst->u.aead.driver = inst->driver;
 		inst->u.aead.priority = prio;
 		inst->u.aead.cpu = inst->e.cpu;
-		inst->u.aead.inner = in->alg;
-		inst->u.aead.hash = hash->alg;
-		inst->u.aead.cipher = cipher->alg;
 		t->fill_aead(&inst->u.aead);
 		inst->e.alg = &inst->u.aead;
 		break;
@@ -315,7 +361,6 @@ static struct entry *instantiate(const struct bc_template *t, struct entry *in, 
 		inst->u.sh.driver = inst->driver;
 		inst->u.sh.priority = prio;
 		inst->u.sh.cpu = inst->e.cpu;
-		inst->u.sh.cipher = in->alg;
 		t->fill_shash(&inst->u.sh);
 		inst->e.alg = &inst->u.sh;
 		break;
@@ -326,7 +371,8 @@ static struct entry *instantiate(const struct bc_template *t, struct entry *in, 
 
 /* The entries a template needs, looked up as driver names (by_driver) or as
  * algorithm names (best driver). The types and shapes must fit the template:
- * cts takes a cbc, xts an ecb, essiv a cbc and a hash, gcm_base a ctr and ghash. */
+ * cts takes a cbc, xts an ecb, essiv a cbc and a hash, gcm_base a ctr and ghash,
+ * hmac an unkeyed hash, rfc4106 a gcm, authenc a MAC and a skcipher. */
 static struct entry *build(const struct parsed *p, int by_driver)
 {
 	const struct bc_template *t = find_template(p->tmpl, by_driver);
@@ -342,10 +388,32 @@ static struct entry *build(const struct parsed *p, int by_driver)
 		in = lookup(BC_TYPE_CIPHER, p->args[0], by_driver);
 		break;
 	case BC_ARGS_SKCIPHER:
+	case BC_ARGS_AEAD:
 		if (p->nargs != 1)
 			return NULL;
-		in = lookup(BC_TYPE_SKCIPHER, p->args[0], by_driver);
-		if (in && inner_arg(in->name, "cbc", x))
+		in = lookup(t->args == BC_ARGS_AEAD ? BC_TYPE_AEAD : BC_TYPE_SKCIPHER, p->args[0], by_driver);
+		if (in && inner_arg(in->name, t->over, x))
+			return NULL;
+		break;
+	case BC_ARGS_SHASH:
+		if (p->nargs != 1)
+			return NULL;
+		in = lookup(BC_TYPE_SHASH, p->args[0], by_driver);
+		if (in && (((const struct bc_shash_alg *)in->alg)->max_keysize != 0 ||
+			   ((const struct bc_shash_alg *)in->alg)->blocksize > BC_HASH_MAX_BLOCK ||
+			   ((const struct bc_shash_alg *)in->alg)->digestsize > BC_MAX_AUTHSIZE))
+			return NULL;
+		break;
+	case BC_ARGS_AUTHENC:
+		/* The MAC must take any key the blob gives it (hmac), so that
+		 * only the cipher's setkey can refuse one: a refused key then
+		 * changes nothing. */
+		if (p->nargs != 2)
+			return NULL;
+		hash = lookup(BC_TYPE_SHASH, p->args[0], by_driver);
+		in = lookup(BC_TYPE_SKCIPHER, p->args[1], by_driver);
+		if (!hash || ((const struct bc_shash_alg *)hash->alg)->min_keysize != 0 ||
+		    ((const struct bc_shash_alg *)hash->alg)->max_keysize != BC_KEYSIZE_ANY)
 			return NULL;
 		break;
 	case BC_ARGS_ECB:

@@ -20,8 +20,8 @@ extern const char bc_selftest_text[];
 
 struct vec {
 	char alg[64];
-	uint8_t key[BC_MAX_KEY], iv[FIELD_MAX], ptext[FIELD_MAX], ctext[FIELD_MAX], assoc[FIELD_MAX],
-		tag[BC_BLOCK], iv_out[BC_BLOCK];
+	uint8_t key[FIELD_MAX], iv[FIELD_MAX], ptext[FIELD_MAX], ctext[FIELD_MAX], assoc[FIELD_MAX],
+		tag[BC_MAX_AUTHSIZE], iv_out[BC_BLOCK];
 	size_t keylen, ivlen, plen, clen, alen, taglen, iv_outlen;
 	unsigned long iterations;
 	int full, invalid;
@@ -187,18 +187,29 @@ static int test_skcipher(const struct bc_skcipher_alg *a, void *ctx, const struc
 
 static int test_aead(const struct bc_aead_alg *a, void *ctx, const struct vec *v)
 {
-	uint8_t buf[FIELD_MAX], tag[BC_BLOCK];
+	uint8_t buf[FIELD_MAX], tag[BC_MAX_AUTHSIZE], joined[2 * FIELD_MAX];
+	const uint8_t *ad = v->assoc, *pt = v->ptext, *ct = v->ctext;
 
-	if (a->setkey(ctx, v->key, v->keylen) || v->clen != v->plen || !v->taglen || !v->ivlen)
+	if (a->setkey(ctx, v->key, v->keylen) || v->clen != v->plen || !v->taglen || !v->ivlen ||
+	    (a->check && a->check(a, v->ivlen, v->alen, v->plen)))
 		return -EINVAL;
-	a->encrypt(ctx, v->iv, v->ivlen, v->assoc, v->alen, v->ptext, buf, v->plen, tag, v->taglen);
+	if (a->joined_ad) {                   /* rfc4543: the text right after the data, as the front end gives it */
+		memcpy(joined, v->assoc, v->alen);
+		memcpy(joined + v->alen, v->ptext, v->plen);
+		ad = joined;
+		pt = ct = joined + v->alen;       /* the text passes through: ctext is ptext */
+	}
+	a->encrypt(ctx, v->iv, v->ivlen, ad, v->alen, pt, buf, v->plen, tag, v->taglen);
 	if (memcmp(buf, v->ctext, v->plen) || memcmp(tag, v->tag, v->taglen))
 		return -EBADMSG;
-	if (a->decrypt(ctx, v->iv, v->ivlen, v->assoc, v->alen, buf, buf, v->plen, v->tag, v->taglen) ||
+	if (a->joined_ad)
+		memcpy(buf, pt, v->plen);
+	if (a->decrypt(ctx, v->iv, v->ivlen, ad, v->alen, a->joined_ad ? ct : buf, buf, v->plen, v->tag, v->taglen) ||
 	    memcmp(buf, v->ptext, v->plen))
 		return -EBADMSG;
 	tag[0] ^= 1;
-	if (a->decrypt(ctx, v->iv, v->ivlen, v->assoc, v->alen, v->ctext, buf, v->plen, tag, v->taglen) != -EBADMSG)
+	if (a->decrypt(ctx, v->iv, v->ivlen, ad, v->alen, a->joined_ad ? ct : v->ctext, buf, v->plen, tag,
+		       v->taglen) != -EBADMSG)
 		return -EBADMSG;
 	return 0;
 }
@@ -206,7 +217,7 @@ static int test_aead(const struct bc_aead_alg *a, void *ctx, const struct vec *v
 static int test_shash(const struct bc_shash_alg *a, void *ctx, const struct vec *v)
 {
 	_Alignas(BC_CTX_ALIGN) uint8_t desc[BC_DESC_MAX];
-	uint8_t out[64], out2[64];
+	uint8_t out[BC_MAX_AUTHSIZE], out2[BC_MAX_AUTHSIZE];
 	const uint8_t *msgs[2] = { v->ptext, v->ptext };
 	size_t lens[2] = { v->plen, v->plen };
 	uint8_t *outs[2] = { out, out2 };

@@ -91,5 +91,5 @@ static void fill(struct bc_skcipher_alg *alg)
 
 const struct bc_template bc_tmpl_cts = {
 	.name = "cts", .driver_name = "cts", .type = BC_TYPE_SKCIPHER, .args = BC_ARGS_SKCIPHER,
-	.fill_skcipher = fill,
+	.over = "cbc", .fill_skcipher = fill,
 };

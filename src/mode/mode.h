@@ -26,10 +26,14 @@ static inline void *bc_ctx_at(const void *ctx, size_t off)
  * and sets name, driver, priority and cpu; fill sets the operations and sizes. */
 enum bc_tmpl_args {
 	BC_ARGS_CIPHER,     /* ecb(X), cbc(X), ctr(X), cmac(X), xcbc(X), cbcmac(X): over a cipher */
-	BC_ARGS_SKCIPHER,   /* cts(cbc(X)): over a cbc skcipher */
+	BC_ARGS_SKCIPHER,   /* cts(cbc(X)), rfc3686(ctr(X)): over a skcipher of the template .over */
 	BC_ARGS_ECB,        /* xts(X): over the ecb(X) skcipher */
 	BC_ARGS_ESSIV,      /* essiv(cbc(X),H): over a cbc skcipher, a hash and the cipher X */
 	BC_ARGS_GCM,        /* gcm(X) = gcm_base(ctr(X),ghash) */
+	BC_ARGS_SHASH,      /* hmac(H): over an unkeyed shash */
+	BC_ARGS_AEAD,       /* rfc4106(gcm(X)), rfc4543(gcm(X)), rfc4309(ccm(X)): over an aead of the template .over */
+	BC_ARGS_AUTHENC,    /* authenc(M,E), authencesn(M,E): over a MAC (a shash that takes any key length)
+	                     * and a skcipher; instance priority 10 * E's + M's, as the kernel's */
 };
 
 struct bc_template {
@@ -37,6 +41,7 @@ struct bc_template {
 	const char *driver_name;    /* as in driver names: "gcm_base" for gcm, else name */
 	enum bc_type type;
 	enum bc_tmpl_args args;
+	const char *over;           /* BC_ARGS_SKCIPHER, BC_ARGS_AEAD: the inner algorithm's template ("cbc" for cts) */
 	void (*fill_skcipher)(struct bc_skcipher_alg *alg);
 	void (*fill_aead)(struct bc_aead_alg *alg);
 	void (*fill_shash)(struct bc_shash_alg *alg);
@@ -44,6 +49,9 @@ struct bc_template {
 
 extern const struct bc_template bc_tmpl_ecb, bc_tmpl_cbc, bc_tmpl_ctr, bc_tmpl_cts, bc_tmpl_xts,
 	bc_tmpl_essiv, bc_tmpl_gcm, bc_tmpl_cmac, bc_tmpl_xcbc, bc_tmpl_cbcmac;
+/* Templates that compose whole algorithms (hmac.c, rfc_wrap.c, authenc.c). */
+extern const struct bc_template bc_tmpl_hmac, bc_tmpl_rfc3686, bc_tmpl_rfc4106, bc_tmpl_rfc4543, bc_tmpl_rfc4309,
+	bc_tmpl_authenc, bc_tmpl_authencesn;
 
 /* The ctr mode's counter step (128-bit big-endian increment), shared with gcm. */
 void bc_ctr_add(uint8_t ctr[16], uint64_t n);
