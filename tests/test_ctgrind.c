@@ -213,6 +213,8 @@ static void ct_composed_aead(const struct bc_driver_info *info, bc_aead *tfm)
 			SECRET(key + 8, klen - 8);            /* the header is public */
 		} else {
 			klen = (starts(info->name, "rfc4309(") ? 19 : 20) + 16 * (size_t)k;
+			if (klen > info->max_keysize)
+				break;                            /* sm4: one key size */
 			rng_fill(key, klen);
 			SECRET(key, klen);
 		}

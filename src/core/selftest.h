@@ -8,5 +8,10 @@
 /* 0 if the driver gives every known answer for its algorithm name (full:
  * the long vectors too), else a negative errno. */
 int bc_selftest_run(enum bc_type type, const void *alg, int full);
+/* rfc3686, rfc4106, rfc4543, rfc4309, authenc and authencesn instances
+ * against their definition over their parts (src/core/selftest_tmpl.c), on
+ * ctx, the instance's initialised context: 0, -EBADMSG, or -ENOENT for any
+ * other algorithm. For names with no published vector. */
+int bc_selftest_definition(enum bc_type type, const void *alg, void *ctx);
 
 #endif
