@@ -13,6 +13,7 @@
 #include <nettle/cmac.h>
 #include <nettle/ctr.h>
 #include <nettle/gcm.h>
+#include <nettle/hmac.h>
 #include <nettle/sha2.h>
 #include <nettle/sm3.h>
 #include <nettle/xts.h>
@@ -27,7 +28,7 @@ enum lib { L_BC, L_OSSL, L_GCRY, L_NETTLE, NLIBS };
 static const char *const lib_name[NLIBS] = { "blockcrypt", "openssl", "libgcrypt", "nettle" };
 static const char *const lib_colour[NLIBS] = { "#d62728", "#1f77b4", "#2ca02c", "#9467bd" };
 
-enum kind { ECB, CBC, CTR, XTS, GCM, CMAC, HASH };
+enum kind { ECB, CBC, CTR, XTS, GCM, CMAC, HASH, HMAC, ESP };
 
 struct alg {
 	const char *label;     /* OpenSSL-style name, also the chart's panel title */
@@ -48,8 +49,19 @@ static const struct alg algs[] = {
 	{ "sm4-ctr", "ctr(sm4)", CTR, 1, 16 },       { "sm4-xts", "xts(sm4)", XTS, 1, 32 },
 	{ "sm4-gcm", "gcm(sm4)", GCM, 1, 16 },       { "sm4-cmac", "cmac(sm4)", CMAC, 1, 16 },
 	{ "sha256", "sha256", HASH, 0, 0 },          { "sm3", "sm3", HASH, 1, 0 },
+	/* rfc4106 (ESP): the key with its 4-byte salt, an 8-byte IV, 16 bytes of associated data
+	 * (SPI, sequence number, IV); the peers run the GCM it stands for, nonce salt || IV, AAD
+	 * the 8-byte header. */
+	{ "aes-128-gcm-esp", "rfc4106(gcm(aes))", ESP, 0, 20 },
+	{ "hmac-sha256", "hmac(sha256)", HMAC, 0, 32 }, { "hmac-sha1", "hmac(sha1)", HMAC, 0, 20 },
 };
 #define NALGS (sizeof(algs) / sizeof(algs[0]))
+
+/* HMAC rows: SHA-1 or SHA-256. */
+static int is_sha1(const struct alg *a)
+{
+	return !strcmp(a->bc, "hmac(sha1)");
+}
 
 /* --decrypt: the skciphers (ecb, cbc, ctr, xts) decrypt instead; the other kinds are left out. */
 static int decrypt;
@@ -86,6 +98,8 @@ struct impl {
 		struct cmac_aes256_ctx c256;
 		struct sha256_ctx sha;
 		struct sm3_ctx sm3;
+		struct hmac_sha256_ctx hs256;
+		struct hmac_sha1_ctx hs1;
 	} nt;
 };
 
@@ -98,14 +112,29 @@ struct lib_ops {
 	void (*close)(struct impl *im);
 };
 
+/* ESP's SPI and sequence number, the AAD of every rfc4106 packet here. */
+static const uint8_t esp_header[8] = { 0x00, 0x00, 0x43, 0x21, 0x00, 0x00, 0x00, 0x07 };
+
+/* The GCM nonce an rfc4106 packet stands for: the key's salt, then the packet's IV. */
+static void esp_nonce(const struct impl *im, const uint8_t *iv, uint8_t nonce[12])
+{
+	memcpy(nonce, im->key + 16, 4);
+	memcpy(nonce + 4, iv, 8);
+}
+
 /* ---- blockcrypt ------------------------------------------------------------------------ */
 static int bc_open(struct impl *im)
 {
 	switch (im->a->kind) {
 	case GCM:
+	case ESP:
 		return bc_aead_alloc(&im->ae, im->a->bc) || bc_aead_setkey(im->ae, im->key, im->a->keylen) ? -1 : 0;
+	case HMAC:
+		if (bc_shash_alloc(&im->sh, im->a->bc) == -ENOENT)
+			return 1;                        /* a hash this build lacks */
+		/* fall through */
 	case CMAC:
-		return bc_shash_alloc(&im->sh, im->a->bc) || bc_shash_setkey(im->sh, im->key, im->a->keylen) ? -1 : 0;
+		return !im->sh || bc_shash_setkey(im->sh, im->key, im->a->keylen) ? -1 : 0;
 	case HASH:
 		return bc_shash_alloc(&im->sh, im->a->bc) ? -1 : 0;
 	default:
@@ -118,8 +147,16 @@ static int bc_op(struct impl *im, uint8_t *iv, const uint8_t *src, uint8_t *dst,
 	switch (im->a->kind) {
 	case GCM:
 		return bc_aead_encrypt(im->ae, iv, 12, src, 0, src, dst, len, tag) ? -1 : 0;
+	case ESP: {
+		uint8_t ad[16];
+
+		memcpy(ad, esp_header, 8);
+		memcpy(ad + 8, iv, 8);
+		return bc_aead_encrypt(im->ae, iv, 8, ad, sizeof(ad), src, dst, len, tag) ? -1 : 0;
+	}
 	case CMAC:
 	case HASH:
+	case HMAC:
 		return bc_shash_digest(im->sh, src, len, tag) ? -1 : 0;
 	default:
 		if (decrypt)
@@ -149,6 +186,16 @@ static int ossl_open(struct impl *im)
 		im->omdctx = EVP_MD_CTX_new();
 		return im->omd && im->omdctx ? 0 : 1;
 	}
+	if (a->kind == HMAC) {
+		OSSL_PARAM p[2];
+
+		p[0] = OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, (char *)(is_sha1(a) ? "SHA1" : "SHA256"), 0);
+		p[1] = OSSL_PARAM_construct_end();
+		im->omac = EVP_MAC_fetch(NULL, "HMAC", NULL);
+		if (!im->omac || !(im->omctx = EVP_MAC_CTX_new(im->omac)))
+			return 1;
+		return EVP_MAC_init(im->omctx, im->key, a->keylen, p) ? 0 : 1;
+	}
 	if (a->kind == CMAC) {
 		OSSL_PARAM p[2];
 
@@ -161,7 +208,7 @@ static int ossl_open(struct impl *im)
 		return EVP_MAC_init(im->omctx, im->key, a->keylen, p) ? 0 : 1;
 	}
 	/* The EVP name of the mode: AES-128-XTS takes the 32-byte double key. */
-	snprintf(name, sizeof(name), "%s", a->label);
+	snprintf(name, sizeof(name), "%s", a->kind == ESP ? "aes-128-gcm" : a->label);
 	im->ocipher = EVP_CIPHER_fetch(NULL, name, NULL);
 	if (!im->ocipher)
 		return 1;
@@ -176,8 +223,19 @@ static int ossl_op(struct impl *im, uint8_t *iv, const uint8_t *src, uint8_t *ds
 {
 	int n, m;
 	size_t tl = 16;
+	uint8_t nonce[12];
 
 	switch (im->a->kind) {
+	case HMAC:
+		tl = is_sha1(im->a) ? 20 : 32;
+		return EVP_MAC_init(im->omctx, NULL, 0, NULL) && EVP_MAC_update(im->omctx, src, len) &&
+		       EVP_MAC_final(im->omctx, tag, &tl, tl) ? 0 : -1;
+	case ESP:
+		esp_nonce(im, iv, nonce);
+		return EVP_EncryptInit_ex2(im->octx, NULL, NULL, nonce, NULL) &&
+		       EVP_EncryptUpdate(im->octx, NULL, &n, esp_header, 8) &&
+		       EVP_EncryptUpdate(im->octx, dst, &n, src, (int)len) && EVP_EncryptFinal_ex(im->octx, dst + n, &m) &&
+		       EVP_CIPHER_CTX_ctrl(im->octx, EVP_CTRL_AEAD_GET_TAG, 16, tag) ? 0 : -1;
 	case HASH:
 		return EVP_DigestInit_ex2(im->omdctx, im->omd, NULL) && EVP_DigestUpdate(im->omdctx, src, len) &&
 		       EVP_DigestFinal_ex(im->omdctx, tag, NULL) ? 0 : -1;
@@ -218,6 +276,16 @@ static int gcry_open(struct impl *im)
 
 	if (a->kind == HASH)
 		return gcry_md_test_algo(a->sm ? GCRY_MD_SM3 : GCRY_MD_SHA256) ? 1 : 0;
+	if (a->kind == HMAC) {
+		if (gcry_mac_open(&im->gm, is_sha1(a) ? GCRY_MAC_HMAC_SHA1 : GCRY_MAC_HMAC_SHA256, 0, NULL))
+			return 1;
+		return gcry_mac_setkey(im->gm, im->key, a->keylen) ? -1 : 0;
+	}
+	if (a->kind == ESP) {
+		if (gcry_cipher_open(&im->gc, GCRY_CIPHER_AES128, GCRY_CIPHER_MODE_GCM, 0))
+			return 1;
+		return gcry_cipher_setkey(im->gc, im->key, 16) ? -1 : 0;
+	}
 	if (a->kind == CMAC) {
 		if (gcry_mac_open(&im->gm, a->sm ? GCRY_MAC_CMAC_SM4 : GCRY_MAC_CMAC_AES, 0, NULL))
 			return 1;
@@ -234,10 +302,23 @@ static int gcry_op(struct impl *im, uint8_t *iv, const uint8_t *src, uint8_t *ds
 	size_t tl = 16;
 	gcry_error_t e = 0;
 
+	uint8_t nonce[12];
+
 	switch (a->kind) {
 	case HASH:
 		gcry_md_hash_buffer(a->sm ? GCRY_MD_SM3 : GCRY_MD_SHA256, tag, src, len);
 		return 0;
+	case HMAC:
+		tl = is_sha1(a) ? 20 : 32;
+		return gcry_mac_reset(im->gm) || gcry_mac_write(im->gm, src, len) || gcry_mac_read(im->gm, tag, &tl) ? -1 : 0;
+	case ESP:
+		esp_nonce(im, iv, nonce);
+		e = gcry_cipher_setiv(im->gc, nonce, 12);
+		if (!e)
+			e = gcry_cipher_authenticate(im->gc, esp_header, 8);
+		if (!e)
+			e = src == dst ? gcry_cipher_encrypt(im->gc, dst, len, NULL, 0) : gcry_cipher_encrypt(im->gc, dst, len, src, len);
+		return e || gcry_cipher_gettag(im->gc, tag, 16) ? -1 : 0;
 	case CMAC:
 		return gcry_mac_reset(im->gm) || gcry_mac_write(im->gm, src, len) || gcry_mac_read(im->gm, tag, &tl) ? -1 : 0;
 	case ECB:
@@ -299,6 +380,15 @@ static int nettle_open(struct impl *im)
 	switch (a->kind) {
 	case HASH:
 		break;
+	case HMAC:
+		if (is_sha1(a))
+			hmac_sha1_set_key(&im->nt.hs1, a->keylen, im->key);
+		else
+			hmac_sha256_set_key(&im->nt.hs256, a->keylen, im->key);
+		break;
+	case ESP:
+		gcm_aes128_set_key(&im->nt.g128, im->key);
+		break;
 	case XTS:
 		if (k128 && decrypt)
 			xts_aes128_set_decrypt_key(&im->nt.x128, im->key);
@@ -341,7 +431,25 @@ static int nettle_op(struct impl *im, uint8_t *iv, const uint8_t *src, uint8_t *
 	const struct alg *a = im->a;
 	int k128 = a->keylen == 16 || (a->kind == XTS && a->keylen == 32);
 
+	uint8_t nonce[12];
+
 	switch (a->kind) {
+	case HMAC:
+		if (is_sha1(a)) {
+			hmac_sha1_update(&im->nt.hs1, len, src);
+			hmac_sha1_digest(&im->nt.hs1, SHA1_DIGEST_SIZE, tag);
+		} else {
+			hmac_sha256_update(&im->nt.hs256, len, src);
+			hmac_sha256_digest(&im->nt.hs256, SHA256_DIGEST_SIZE, tag);
+		}
+		break;
+	case ESP:
+		esp_nonce(im, iv, nonce);
+		gcm_aes128_set_iv(&im->nt.g128, 12, nonce);
+		gcm_aes128_update(&im->nt.g128, 8, esp_header);
+		gcm_aes128_encrypt(&im->nt.g128, len, dst, src);
+		gcm_aes128_digest(&im->nt.g128, 16, tag);
+		break;
 	case HASH:
 		if (a->sm) {
 			sm3_init(&im->nt.sm3);
@@ -457,7 +565,9 @@ struct results {
 
 static size_t digest_len(const struct alg *a)
 {
-	return a->kind == HASH ? 32 : a->kind == GCM || a->kind == CMAC ? 16 : 0;
+	if (a->kind == HMAC)
+		return is_sha1(a) ? 20 : 32;
+	return a->kind == HASH ? 32 : a->kind == GCM || a->kind == ESP || a->kind == CMAC ? 16 : 0;
 }
 
 /* Every library that has the algorithm must give blockcrypt's output for the same key, IV and data. */
@@ -479,7 +589,7 @@ static int agree(struct impl *im, const int *have, const struct alg *a, const ui
 			}
 			if (l == L_BC)
 				continue;
-			if ((a->kind != CMAC && a->kind != HASH && memcmp(out[l], out[L_BC], len)) ||
+			if ((a->kind != CMAC && a->kind != HASH && a->kind != HMAC && memcmp(out[l], out[L_BC], len)) ||
 			    memcmp(tag[l], tag[L_BC], digest_len(a))) {
 				fprintf(stderr, "bench-peers: DISAGREEMENT: %s at %zu bytes: %s and blockcrypt differ; not timed\n",
 				        a->label, len, lib_name[l]);
@@ -762,7 +872,9 @@ int main(int argc, char **argv)
 				failed = 1;
 			}
 		}
-		if (!have[L_BC]) {
+		if (!have[L_BC] && a->kind == HMAC && !im[L_BC].sh) {
+			printf("# %s: %s is not in this build\n", a->label, a->bc);
+		} else if (!have[L_BC]) {
 			fprintf(stderr, "bench-peers: %s: blockcrypt cannot set it up\n", a->label);
 			failed = 1;
 		}

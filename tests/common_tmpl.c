@@ -69,3 +69,25 @@ int ref_hmac(const char *hash, const uint8_t *key, size_t keylen, const uint8_t 
 	bc_shash_free(h);
 	return rc;
 }
+
+size_t composed_test_key(const struct bc_driver_info *info, uint8_t *key, size_t *ivlen, size_t *len)
+{
+	const char *n = info->name;
+	uint8_t ak[20], ek[24];
+
+	rng_fill(key, 40);
+	*ivlen = info->ivsize;
+	if (starts(n, "hmac("))
+		return 40;
+	if (starts(n, "authenc")) {
+		const char *e = strchr(n, ',') + 1;
+		size_t el = strstr(e, "des3_ede") ? 24 : 16;
+
+		if (!starts(e, "ctr("))
+			*len = *len / 16 * 16;
+		rng_fill(ak, sizeof(ak));
+		rng_fill(ek, el);
+		return authenc_blob(key, ak, sizeof(ak), ek, el);
+	}
+	return starts(n, "rfc4309(") ? 19 : 20;
+}

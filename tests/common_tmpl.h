@@ -20,4 +20,11 @@ size_t authenc_blob(uint8_t *out, const uint8_t *authkey, size_t alen, const uin
 int ref_hmac(const char *hash, const uint8_t *key, size_t keylen, const uint8_t *const parts[],
 	     const size_t lens[], size_t nparts, uint8_t *out, size_t *outlen);
 
+/* A key for one of these templates' instance info, written to key (room for 128 bytes): a 16-byte
+ * cipher key with the salt, the authenc blob with a 20-byte MAC key, 40 bytes for hmac; returns its
+ * length. *ivlen becomes the request's IV length (aead) and *len a text length the mode takes,
+ * at most the one given. */
+struct bc_driver_info;
+size_t composed_test_key(const struct bc_driver_info *info, uint8_t *key, size_t *ivlen, size_t *len);
+
 #endif

@@ -310,13 +310,22 @@ for f in "$VECTORS"/linux-testmgr-derived/*.txt "$VECTORS"/rfc/*.txt "$VECTORS"/
 	[ -f "$f" ] || continue
 	uniform "$f"
 done > "$T/uni"
+nparts=0
 while read -r alg key iv pt ct ad tag msg mac res <&3; do
 	nuni=$((nuni + 1))
 	for x in key iv pt ct ad tag msg mac; do eval "[ \"\$$x\" = - ] && $x="; done
+	# Templates over a hash or cipher this build lacks (hmac(sha1), cbc(des3_ede)) are not listed.
+	case $alg in
+	hmac* | rfc* | authenc*)
+		if ! grep -qxF "name         : $alg" "$T/list"; then
+			nparts=$((nparts + 1))
+			continue
+		fi ;;
+	esac
 	set -- --key "$key"
 	[ -n "$iv" ] && set -- "$@" --iv "$iv"
 	case $alg in
-	gcm*)
+	gcm* | rfc4106* | rfc4543* | rfc4309* | authenc*)
 		set -- "$@" --aad "$ad" --tag-len $((${#tag} / 2))
 		unhex "$ct$tag" > "$T/in"
 		if [ "$res" = invalid ]; then
@@ -332,7 +341,7 @@ while read -r alg key iv pt ct ad tag msg mac res <&3; do
 		unhex "$msg" > "$T/in"
 		expect 0 "$alg vector" "$BC" hash "$alg" --hex
 		[ "$(cat "$T/out")" = "$mac" ] && ok || bad "$alg vector (msg $msg)" ;;
-	cmac* | xcbc* | cbcmac* | ghash)
+	cmac* | xcbc* | cbcmac* | ghash | hmac*)
 		unhex "$msg" > "$T/in"
 		if [ "$res" = invalid ]; then
 			expect 2 "$alg vector (invalid key)" "$BC" mac "$alg" "$@"
@@ -354,9 +363,10 @@ while read -r alg key iv pt ct ad tag msg mac res <&3; do
 	esac
 done 3< "$T/uni"
 [ "$nuni" -gt 0 ] || echo "SKIPPED: $NAME: uniform vectors: none found under $VECTORS"
+[ "$nparts" -eq 0 ] || echo "SKIPPED: $NAME: $nparts uniform vectors of templates over parts this build lacks"
 
 # ---- AEAD round trips on every gcm driver, tag lengths, forgeries ----------------------
-for drv in $(awk '$3=="aead"{print $2}' "$T/drivers"); do
+for drv in $(awk '$3=="aead" && $1 ~ /^gcm\(/ {print $2}' "$T/drivers"); do
 	case $drv in *sm4*) kbs=16 ;; *) kbs="16 32" ;; esac
 	for kb in $kbs; do
 		key=$(rhex "$kb")

@@ -237,6 +237,23 @@ static int run_skcipher(bc_skcipher *tfm, struct crypt_args *a)
 	return run_whole(tfm, a, xts, steals, units);
 }
 
+/* AEADs with no incremental form (rfc4106, authenc...) encrypt the whole input at once. */
+static int seal_whole(const bc_aead *tfm, struct crypt_args *a, size_t taglen)
+{
+	uint8_t *buf;
+	size_t len;
+	int r = cli_read_all(a->in, a->limit, taglen, &buf, &len);
+	if (r == -2)
+		return cli_fail("%s encrypts a message whole: the input is over the %zu-byte buffer limit; raise it "
+		                "with --buffer-limit", a->name, a->limit);
+	if (r < 0)
+		return read_fail(a);
+	r = bc_aead_encrypt(tfm, a->iv, a->ivlen, a->aad, a->aadlen, buf, buf, len, buf + len);
+	r = r < 0 ? crypt_fail(a, r) : cli_out_write(&a->out, buf, len + taglen);
+	cli_free_secret(buf, len + taglen);
+	return r;
+}
+
 /* AEAD encryption streams through the incremental calls: ciphertext as it comes, then the tag. */
 static int seal_stream(const bc_aead *tfm, struct crypt_args *a, size_t taglen)
 {
@@ -249,8 +266,10 @@ static int seal_stream(const bc_aead *tfm, struct crypt_args *a, size_t taglen)
 		return r;
 	/* Room for the tag after the last chunk, which is shorter than a chunk. */
 	buf = malloc(chunk + taglen);
-	if (!buf || bc_aead_req_alloc(&req, tfm) < 0) {
+	if (!buf || (r = bc_aead_req_alloc(&req, tfm)) < 0) {
 		free(buf);
+		if (buf && r == -EINVAL)
+			return seal_whole(tfm, a, taglen);   /* no incremental form */
 		return cli_fail("out of memory");
 	}
 	cli_pipe_size(a->in, chunk);
@@ -280,7 +299,7 @@ static int seal_stream(const bc_aead *tfm, struct crypt_args *a, size_t taglen)
 
 static int run_aead(bc_aead *tfm, struct crypt_args *a)
 {
-	size_t len, n, taglen = a->have_taglen ? a->taglen : 16;
+	size_t len, n, taglen = a->have_taglen ? a->taglen : bc_aead_authsize(tfm);
 	uint8_t *buf;
 	int r;
 
@@ -289,7 +308,7 @@ static int run_aead(bc_aead *tfm, struct crypt_args *a)
 	if (a->have_unit)
 		return cli_fail("%s: --data-unit-size applies to xts and essiv (disk sector modes)", a->name);
 	if (bc_aead_setauthsize(tfm, taglen) < 0)
-		return cli_fail("%s: bad tag length %zu (gcm takes 4, 8 or 12 to 16)", a->name, taglen);
+		return cli_fail("%s: bad tag length %zu (gcm takes 4, 8 or 12 to 16; rfc4106 8, 12 or 16)", a->name, taglen);
 	if (bc_aead_setkey(tfm, a->key, a->keylen) < 0)
 		return cli_key_fail(a->name, bc_aead_driver(tfm), a->key, a->keylen, try_aead_key, tfm);
 	if (!a->decrypt)

@@ -81,4 +81,10 @@ double speed_core_hz(void);
 /* How the core clock is measured, for the header line. */
 extern const char speed_clock_method[];
 
+/* The templates over whole algorithms (tools/speed_tmpl.c): the key setkey takes for a
+ * keylen-byte cipher key (filled by fill; 0 if longer than max), and an AEAD request's
+ * IV length and associated data length. */
+size_t speed_job_key(const char *name, size_t keylen, uint8_t *key, size_t max, void (*fill)(uint8_t *, size_t));
+void speed_aead_shape(const char *name, size_t *ivlen, size_t *adlen);
+
 #endif

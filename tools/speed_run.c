@@ -10,7 +10,7 @@
 
 #define MIN_KEPT 3                       /* undisturbed batches wanted; until then, up to twice the time is spent */
 #define WARMUP_MAX_S 0.05
-#define AEAD_IVLEN 12
+#define AEAD_IVLEN 16                    /* room for an AEAD IV (gcm 12, authenc the cipher's) in a ring slot */
 #define RING_BYTES 16384                 /* AEAD decryption cycles through this much authentic ciphertext */
 #define RING_MAX 16
 
@@ -28,6 +28,8 @@ struct worker {
 	uint8_t *ring;               /* AEAD decryption: nring slots of iv || tag || ciphertext */
 	unsigned nring;
 	uint8_t out[64];             /* tag or digest */
+	size_t ivlen, adlen;         /* AEAD: the IV and associated data of a request (speed_aead_shape) */
+	uint8_t ad[16];
 	uint64_t counter;            /* the IV of the next operation */
 	uint64_t per_batch;
 	struct batch {
@@ -49,7 +51,7 @@ struct control {
 
 static size_t slot_bytes(const struct worker *w)
 {
-	return AEAD_IVLEN + 16 + w->size;
+	return AEAD_IVLEN + 64 + w->size;
 }
 
 /* A fresh IV per operation: the operation number, as a little-endian sector number
@@ -82,10 +84,10 @@ static int one_op(struct worker *w)
 			/* A real tag over real ciphertext: verification passes, so the whole decryption runs. */
 			const uint8_t *slot = w->ring + (w->counter % w->nring) * slot_bytes(w);
 
-			return bc_aead_decrypt(w->ae, slot, AEAD_IVLEN, w->buf, 0, slot + AEAD_IVLEN + 16, w->buf,
+			return bc_aead_decrypt(w->ae, slot, w->ivlen, w->ad, w->adlen, slot + AEAD_IVLEN + 64, w->buf,
 			                       w->size, slot + AEAD_IVLEN);
 		}
-		return bc_aead_encrypt(w->ae, iv, AEAD_IVLEN, w->buf, 0, w->buf, w->buf, w->size, w->out);
+		return bc_aead_encrypt(w->ae, iv, w->ivlen, w->ad, w->adlen, w->buf, w->buf, w->size, w->out);
 	default:
 		return bc_shash_digest(w->sh, w->buf, w->size, w->out);
 	}
@@ -112,7 +114,7 @@ static int fill_ring(struct worker *w)
 		int r;
 
 		make_iv(slot, AEAD_IVLEN, i);
-		r = bc_aead_encrypt(w->ae, slot, AEAD_IVLEN, w->buf, 0, w->buf, slot + AEAD_IVLEN + 16, w->size,
+		r = bc_aead_encrypt(w->ae, slot, w->ivlen, w->ad, w->adlen, w->buf, slot + AEAD_IVLEN + 64, w->size,
 		                    slot + AEAD_IVLEN);
 		if (r < 0)
 			return r;
@@ -129,14 +131,16 @@ static void make_key(uint8_t *key, size_t len)
 
 static int worker_init(struct worker *w, const struct speed_job *j, size_t size)
 {
-	uint8_t key[64];
+	uint8_t key[128];
+	size_t keylen = speed_job_key(j->name, j->keylen, key, sizeof(key), make_key);
 	int r;
 
 	w->job = j;
 	w->size = size;
-	if (j->keylen > sizeof(key))
+	if (j->keylen && !keylen)
 		return -EINVAL;
-	make_key(key, j->keylen);
+	speed_aead_shape(j->name, &w->ivlen, &w->adlen);
+	memset(w->ad, 0x5a, sizeof(w->ad));
 	/* Room for a size rounded up to the block size; 64-byte aligned like a page cache buffer. */
 	w->buf = aligned_alloc(64, (size + 64 + 63) / 64 * 64);
 	if (!w->buf)
@@ -147,17 +151,17 @@ static int worker_init(struct worker *w, const struct speed_job *j, size_t size)
 	case BC_TYPE_SKCIPHER:
 		r = bc_skcipher_alloc(&w->sk, j->name);
 		if (r == 0)
-			r = bc_skcipher_setkey(w->sk, key, j->keylen);
+			r = bc_skcipher_setkey(w->sk, key, keylen);
 		break;
 	case BC_TYPE_AEAD:
 		r = bc_aead_alloc(&w->ae, j->name);
 		if (r == 0)
-			r = bc_aead_setkey(w->ae, key, j->keylen);
+			r = bc_aead_setkey(w->ae, key, keylen);
 		break;
 	default:
 		r = bc_shash_alloc(&w->sh, j->name);
 		if (r == 0 && j->keylen)
-			r = bc_shash_setkey(w->sh, key, j->keylen);
+			r = bc_shash_setkey(w->sh, key, keylen);
 		break;
 	}
 	return r;
@@ -278,22 +282,32 @@ static void summarise(const struct control *ctl, struct speed_result *res)
 }
 
 /* The operation size to use: as asked, or rounded up to the block size when the mode
- * refuses it (cbc at 1420 bytes), as tcrypt does. AEADs and hashes take any size. */
+ * refuses it (cbc at 1420 bytes), as tcrypt does. Hashes take any size, AEADs too but
+ * authenc over cbc (rounded to 16 bytes, a multiple of every cbc block). */
+static int trial_op(struct worker *w)
+{
+	uint8_t iv[16] = { 0 };
+
+	if (w->job->type == BC_TYPE_AEAD)   /* an encryption: decryption's ring is filled once the size is known */
+		return bc_aead_encrypt(w->ae, iv, w->ivlen, w->ad, w->adlen, w->buf, w->buf, w->size, w->out);
+	return one_op(w);
+}
+
 static int settle_size(struct worker *w)
 {
 	size_t bs;
 	int r;
 
-	if (w->job->type != BC_TYPE_SKCIPHER)
+	if (w->job->type == BC_TYPE_SHASH)
 		return 0;
-	r = one_op(w);
+	r = trial_op(w);
 	if (r != -EINVAL)
 		return r;
-	bs = bc_skcipher_blocksize(w->sk);
+	bs = w->job->type == BC_TYPE_AEAD ? 16 : bc_skcipher_blocksize(w->sk);
 	w->size = (w->size + bs - 1) / bs * bs;
 	if (w->size == 0)
 		w->size = bs;
-	return one_op(w);
+	return trial_op(w);
 }
 
 /* Runs worker_main on every worker, the first on this thread. The others wait at the gate
@@ -373,13 +387,15 @@ int speed_measure(const struct speed_job *job, struct speed_result *res)
  * doubled for xts). */
 static const size_t usual_keys[SPEED_MAX_KEYS] = { 16, 24, 32, 48, 64 };
 
-static void probe_keys(struct speed_alg *alg, int (*setkey)(void *tfm, const uint8_t *key, size_t len), void *tfm)
+static void probe_keys(struct speed_alg *alg, const char *name, int (*setkey)(void *tfm, const uint8_t *key, size_t len),
+		       void *tfm)
 {
-	uint8_t key[64];
+	uint8_t key[128];
 
 	for (unsigned i = 0; i < SPEED_MAX_KEYS; i++) {
-		make_key(key, usual_keys[i]);
-		if (setkey(tfm, key, usual_keys[i]) == 0)
+		size_t n = speed_job_key(name, usual_keys[i], key, sizeof(key), make_key);
+
+		if (n && setkey(tfm, key, n) == 0)
 			alg->keylen[alg->nkeys++] = usual_keys[i];
 	}
 }
@@ -411,7 +427,7 @@ int speed_lookup(const char *name, struct speed_alg *alg)
 	if (r == 0) {
 		alg->type = BC_TYPE_SKCIPHER;
 		snprintf(alg->driver, sizeof(alg->driver), "%s", bc_skcipher_driver(sk));
-		probe_keys(alg, sk_setkey, sk);
+		probe_keys(alg, name, sk_setkey, sk);
 		bc_skcipher_free(sk);
 		return alg->nkeys ? 0 : -EINVAL;
 	}
@@ -420,7 +436,7 @@ int speed_lookup(const char *name, struct speed_alg *alg)
 	if (r == 0) {
 		alg->type = BC_TYPE_AEAD;
 		snprintf(alg->driver, sizeof(alg->driver), "%s", bc_aead_driver(ae));
-		probe_keys(alg, ae_setkey, ae);
+		probe_keys(alg, name, ae_setkey, ae);
 		bc_aead_free(ae);
 		return alg->nkeys ? 0 : -EINVAL;
 	}
@@ -429,7 +445,7 @@ int speed_lookup(const char *name, struct speed_alg *alg)
 	if (r == 0) {
 		alg->type = BC_TYPE_SHASH;
 		snprintf(alg->driver, sizeof(alg->driver), "%s", bc_shash_driver(sh));
-		probe_keys(alg, sh_setkey, sh);
+		probe_keys(alg, name, sh_setkey, sh);
 		bc_shash_free(sh);
 	}
 	return r;
