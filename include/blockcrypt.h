@@ -70,14 +70,16 @@ BC_API size_t bc_skcipher_ivsize(const bc_skcipher *tfm);
 BC_API size_t bc_skcipher_blocksize(const bc_skcipher *tfm);
 BC_API const char *bc_skcipher_driver(const bc_skcipher *tfm);
 
-/* ---- authenticated encryption: gcm ----------------------------------------- */
+/* ---- authenticated encryption: gcm, rfc4106/rfc4543/rfc4309, authenc -------- */
 typedef struct bc_aead bc_aead;
 BC_API int  bc_aead_alloc(bc_aead **tfm, const char *name);
 BC_API void bc_aead_free(bc_aead *tfm);
 BC_API int  bc_aead_setkey(bc_aead *tfm, const uint8_t *key, size_t keylen);
-/* gcm: 4, 8, 12, 13, 14, 15 or 16 (the default) */
+/* gcm: 4, 8, 12, 13, 14, 15 or 16 (the default); rfc4106, rfc4309: 8, 12, 16;
+ * rfc4543: 16; authenc: up to the MAC's digest (the default; authencesn 0 or >= 4) */
 BC_API int  bc_aead_setauthsize(bc_aead *tfm, size_t taglen);
-/* iv: any length >= 1 (12 is the fast path); tag: authsize bytes. */
+/* iv: gcm any length >= 1 (12 is the fast path), the ESP forms 8 bytes with ESP's
+ * 16 or 20 bytes of ad ending with the IV, authenc the cipher's IV; tag: authsize bytes. */
 BC_API int  bc_aead_encrypt(const bc_aead *tfm, const uint8_t *iv, size_t ivlen, const uint8_t *ad, size_t adlen,
                             const uint8_t *src, uint8_t *dst, size_t len, uint8_t *tag);
 BC_API int  bc_aead_decrypt(const bc_aead *tfm, const uint8_t *iv, size_t ivlen, const uint8_t *ad, size_t adlen,
@@ -110,7 +112,7 @@ BC_API int  bc_aead_req_copy(bc_aead_req *dst, const bc_aead_req *src);
 BC_API size_t bc_aead_authsize(const bc_aead *tfm);
 BC_API const char *bc_aead_driver(const bc_aead *tfm);
 
-/* ---- hashes and MACs: sha256, sm3, ghash, cmac, xcbc, cbcmac --------------- */
+/* ---- hashes and MACs: sha256, sm3, ghash, cmac, xcbc, cbcmac, hmac ---------- */
 typedef struct bc_shash bc_shash;
 BC_API int  bc_shash_alloc(bc_shash **tfm, const char *name);
 BC_API void bc_shash_free(bc_shash *tfm);                              /* wipes key and state */
