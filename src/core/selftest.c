@@ -120,7 +120,7 @@ static int next_record(const char **p, struct vec *v)
 	return got;
 }
 
-static void *ctx_new(size_t size)
+void *bc_selftest_ctx_new(size_t size)
 {
 	size_t n = (size + BC_CTX_ALIGN - 1) / BC_CTX_ALIGN * BC_CTX_ALIGN + BC_CTX_ALIGN;
 	void *p = aligned_alloc(BC_CTX_ALIGN, n);
@@ -263,7 +263,7 @@ static int test_essiv_definition(const struct bc_skcipher_alg *a, void *ctx)
 	_Alignas(BC_CTX_ALIGN) uint8_t desc[BC_DESC_MAX];
 	uint8_t pt[64], ct[64], ref[64], salt[64], iv[BC_BLOCK];
 	size_t saltlen = a->hash->digestsize < a->cipher->max_keysize ? a->hash->digestsize : a->cipher->max_keysize;
-	void *cbc = ctx_new(a->inner->ctxsize), *cip = ctx_new(a->cipher->ctxsize);
+	void *cbc = bc_selftest_ctx_new(a->inner->ctxsize), *cip = bc_selftest_ctx_new(a->cipher->ctxsize);
 	int err = -ENOMEM;
 
 	if (!cbc || !cip)
@@ -320,7 +320,7 @@ int bc_selftest_run(enum bc_type type, const void *alg, int full)
 	const char *name = alg_name(type, alg), *p = bc_selftest_text;
 	size_t size = ctx_size(type, alg);
 	struct vec *v = malloc(sizeof(*v));
-	void *ctx = ctx_new(size);
+	void *ctx = bc_selftest_ctx_new(size);
 	int err = 0, tested = 0, r;
 
 	if (!v || !ctx) {

@@ -13,5 +13,7 @@ int bc_selftest_run(enum bc_type type, const void *alg, int full);
  * ctx, the instance's initialised context: 0, -EBADMSG, or -ENOENT for any
  * other algorithm. For names with no published vector. */
 int bc_selftest_definition(enum bc_type type, const void *alg, void *ctx);
+/* A zeroed, aligned context of size bytes for a test (with a margin), or NULL. */
+void *bc_selftest_ctx_new(size_t size);
 
 #endif

@@ -10,16 +10,6 @@
  * its own, hmac(sha384) and cbc(sm4) have. */
 #define TEXT 80
 
-static void *ctx_new(size_t size)
-{
-	size_t n = (size + BC_CTX_ALIGN - 1) / BC_CTX_ALIGN * BC_CTX_ALIGN + BC_CTX_ALIGN;
-	void *p = aligned_alloc(BC_CTX_ALIGN, n);
-
-	if (p)
-		memset(p, 0, n);
-	return p;
-}
-
 static void ctx_del(void *p, size_t size)
 {
 	if (p)
@@ -39,7 +29,7 @@ static int rfc3686_definition(const struct bc_skcipher_alg *a, void *ctx)
 	const struct bc_skcipher_alg *ctr = a->inner;
 	uint8_t key[BC_MAX_KEY + 4], iv[8], blk[BC_BLOCK], pt[TEXT], ct[TEXT], ref[TEXT];
 	size_t kl = ctr->min_keysize;
-	void *in = ctx_new(ctr->ctxsize);
+	void *in = bc_selftest_ctx_new(ctr->ctxsize);
 	int err = -ENOMEM;
 
 	if (!in)
@@ -76,7 +66,7 @@ static int esp_definition(const struct bc_aead_alg *a, void *ctx)
 	size_t salt = ccm ? 3 : 4, kl = g->min_keysize, nlen = ccm ? 16 : 12, tl = BC_BLOCK;
 	uint8_t key[BC_MAX_KEY + 4], iv[8], nonce[16] = { 0 }, buf[20 + TEXT], ct[TEXT], ref[TEXT];
 	uint8_t tag[BC_BLOCK], reftag[BC_BLOCK];
-	void *in = ctx_new(g->ctxsize);
+	void *in = bc_selftest_ctx_new(g->ctxsize);
 	int err = -ENOMEM;
 
 	if (!in)
@@ -126,7 +116,7 @@ static int authenc_definition(const struct bc_aead_alg *a, void *ctx)
 	uint8_t blob[8 + 2 * BC_HASH_MAX_BLOCK + 3 + BC_MAX_KEY], iv[BC_BLOCK], ivc[BC_BLOCK], ad[20], pt[TEXT];
 	uint8_t ct[TEXT], ref[TEXT], tag[BC_MAX_AUTHSIZE], reftag[BC_MAX_AUTHSIZE];
 	uint16_t rta[2] = { 8, 1 };
-	void *ein = ctx_new(e->ctxsize), *min = ctx_new(m->ctxsize);
+	void *ein = bc_selftest_ctx_new(e->ctxsize), *min = bc_selftest_ctx_new(m->ctxsize);
 	int err = -ENOMEM;
 
 	if (!ein || !min || el > BC_MAX_KEY || e->ivsize > BC_BLOCK)

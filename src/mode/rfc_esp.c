@@ -118,8 +118,16 @@ static int esp_authsize(size_t taglen)
 	return taglen == 8 || taglen == 12 || taglen == 16 ? 0 : -EINVAL;
 }
 
-/* rfc4106: nonce = salt || IV; the AAD is what precedes the IV copy at the
- * end of the associated data (which the kernel skips, not authenticates). */
+/* The GCM nonce of rfc4106 and rfc4543: salt || IV. */
+static const uint8_t *gcm_nonce(const struct esp_ctx *t, const uint8_t *iv, uint8_t nonce[12])
+{
+	memcpy(nonce, t->salt, 4);
+	memcpy(nonce + 4, iv, ESP_IV);
+	return nonce;
+}
+
+/* rfc4106: the AAD is what precedes the IV copy at the end of the
+ * associated data (which the kernel skips, not authenticates). */
 static void rfc4106_encrypt(const void *ctx, const uint8_t *iv, size_t ivlen, const uint8_t *ad, size_t adlen,
 			    const uint8_t *src, uint8_t *dst, size_t len, uint8_t *tag, size_t taglen)
 {
@@ -127,9 +135,7 @@ static void rfc4106_encrypt(const void *ctx, const uint8_t *iv, size_t ivlen, co
 	uint8_t nonce[12];
 
 	(void)ivlen;
-	memcpy(nonce, t->salt, 4);
-	memcpy(nonce + 4, iv, ESP_IV);
-	t->in.aead->encrypt(inner_ctx(ctx), nonce, sizeof(nonce), ad, adlen - ESP_IV, src, dst, len, tag, taglen);
+	t->in.aead->encrypt(inner_ctx(ctx), gcm_nonce(t, iv, nonce), sizeof(nonce), ad, adlen - ESP_IV, src, dst, len, tag, taglen);
 }
 
 static int rfc4106_decrypt(const void *ctx, const uint8_t *iv, size_t ivlen, const uint8_t *ad, size_t adlen,
@@ -139,9 +145,7 @@ static int rfc4106_decrypt(const void *ctx, const uint8_t *iv, size_t ivlen, con
 	uint8_t nonce[12];
 
 	(void)ivlen;
-	memcpy(nonce, t->salt, 4);
-	memcpy(nonce + 4, iv, ESP_IV);
-	return t->in.aead->decrypt(inner_ctx(ctx), nonce, sizeof(nonce), ad, adlen - ESP_IV, src, dst, len, tag,
+	return t->in.aead->decrypt(inner_ctx(ctx), gcm_nonce(t, iv, nonce), sizeof(nonce), ad, adlen - ESP_IV, src, dst, len, tag,
 				   taglen);
 }
 
@@ -155,9 +159,7 @@ static void rfc4543_encrypt(const void *ctx, const uint8_t *iv, size_t ivlen, co
 	uint8_t nonce[12];
 
 	(void)ivlen;
-	memcpy(nonce, t->salt, 4);
-	memcpy(nonce + 4, iv, ESP_IV);
-	t->in.aead->encrypt(inner_ctx(ctx), nonce, sizeof(nonce), ad, adlen + len, src, dst, 0, tag, taglen);
+	t->in.aead->encrypt(inner_ctx(ctx), gcm_nonce(t, iv, nonce), sizeof(nonce), ad, adlen + len, src, dst, 0, tag, taglen);
 	if (dst != src && len)
 		memmove(dst, src, len);
 }
@@ -170,9 +172,7 @@ static int rfc4543_decrypt(const void *ctx, const uint8_t *iv, size_t ivlen, con
 	int err;
 
 	(void)ivlen;
-	memcpy(nonce, t->salt, 4);
-	memcpy(nonce + 4, iv, ESP_IV);
-	err = t->in.aead->decrypt(inner_ctx(ctx), nonce, sizeof(nonce), ad, adlen + len, src, dst, 0, tag, taglen);
+	err = t->in.aead->decrypt(inner_ctx(ctx), gcm_nonce(t, iv, nonce), sizeof(nonce), ad, adlen + len, src, dst, 0, tag, taglen);
 	if (err)
 		memset(dst, 0, len);
 	else if (dst != src && len)
@@ -187,12 +187,13 @@ static int rfc4543_authsize(size_t taglen)
 
 /* rfc4309: the CCM IV is L' = 3 (a 4-byte length field), the 3-byte salt,
  * the packet's 8-byte IV, and the counter bytes at zero. */
-static void rfc4309_iv(const struct esp_ctx *t, const uint8_t *iv, uint8_t ccm_iv[16])
+static const uint8_t *rfc4309_iv(const struct esp_ctx *t, const uint8_t *iv, uint8_t ccm_iv[16])
 {
 	memset(ccm_iv, 0, 16);
 	ccm_iv[0] = 3;
 	memcpy(ccm_iv + 1, t->salt, 3);
 	memcpy(ccm_iv + 4, iv, ESP_IV);
+	return ccm_iv;
 }
 
 static void rfc4309_encrypt(const void *ctx, const uint8_t *iv, size_t ivlen, const uint8_t *ad, size_t adlen,
@@ -202,8 +203,7 @@ static void rfc4309_encrypt(const void *ctx, const uint8_t *iv, size_t ivlen, co
 	uint8_t ccm_iv[16];
 
 	(void)ivlen;
-	rfc4309_iv(t, iv, ccm_iv);
-	t->in.aead->encrypt(inner_ctx(ctx), ccm_iv, sizeof(ccm_iv), ad, adlen - ESP_IV, src, dst, len, tag, taglen);
+	t->in.aead->encrypt(inner_ctx(ctx), rfc4309_iv(t, iv, ccm_iv), sizeof(ccm_iv), ad, adlen - ESP_IV, src, dst, len, tag, taglen);
 }
 
 static int rfc4309_decrypt(const void *ctx, const uint8_t *iv, size_t ivlen, const uint8_t *ad, size_t adlen,
@@ -213,8 +213,7 @@ static int rfc4309_decrypt(const void *ctx, const uint8_t *iv, size_t ivlen, con
 	uint8_t ccm_iv[16];
 
 	(void)ivlen;
-	rfc4309_iv(t, iv, ccm_iv);
-	return t->in.aead->decrypt(inner_ctx(ctx), ccm_iv, sizeof(ccm_iv), ad, adlen - ESP_IV, src, dst, len, tag,
+	return t->in.aead->decrypt(inner_ctx(ctx), rfc4309_iv(t, iv, ccm_iv), sizeof(ccm_iv), ad, adlen - ESP_IV, src, dst, len, tag,
 				   taglen);
 }
 
