@@ -289,12 +289,12 @@ int bc_aead_setkey(bc_aead *tfm, const uint8_t *key, size_t keylen)
 
 /* GCM tags (SP 800-38D 5.2.1.2): 128, 120, 112, 104, 96 bits, and 64 or 32
  * for the applications of its appendix C — the kernel's crypto_gcm_setauthsize set.
- * Templates with rules of their own (rfc4106, authenc) give them in check_authsize. */
+ * Templates with rules of their own (rfc4106, authenc) give them in setauthsize. */
 int bc_aead_setauthsize(bc_aead *tfm, size_t taglen)
 {
 	if (!tfm || taglen > tfm->alg->maxauthsize)
 		return -EINVAL;
-	if (tfm->alg->check_authsize ? tfm->alg->check_authsize(taglen) != 0
+	if (tfm->alg->setauthsize ? tfm->alg->setauthsize(taglen) != 0
 				     : !(taglen == 4 || taglen == 8 || taglen >= 12))
 		return -EINVAL;
 	tfm->authsize = taglen;
@@ -311,7 +311,7 @@ static int aead_check(const bc_aead *tfm, const uint8_t *iv, size_t ivlen, const
 	if (!iv || !ivlen || (adlen && !ad) || (len && (!src || !dst)) || !tag || gcm_too_long(ivlen, adlen, len))
 		return -EINVAL;
 	if (tfm->alg->check)
-		return tfm->alg->check(tfm->alg, ivlen, adlen, len);
+		return tfm->alg->check(tfm->alg, iv, ivlen, adlen, len);
 	return 0;
 }
 

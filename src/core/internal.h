@@ -138,10 +138,10 @@ struct bc_aead_alg {
 	 * (rfc4106's 8-byte IV and ESP's assoclen, authenc's cipher IV) and in
 	 * their tag lengths. NULL: gcm's rules (any IV, tags 4, 8, 12..16). */
 	const struct bc_aead_alg *aead;        /* rfc4106, rfc4543, rfc4309: the AEAD they wrap */
-	/* 0 or -EINVAL, from the lengths alone; the front end asks before every
-	 * encrypt and decrypt, so the operations may rely on the shape. */
-	int (*check)(const struct bc_aead_alg *self, size_t ivlen, size_t adlen, size_t len);
-	int (*check_authsize)(size_t taglen);   /* 0 or -EINVAL, taglen <= maxauthsize already checked */
+	/* 0 or -EINVAL, from the IV and the lengths; the front end asks before
+	 * every encrypt and decrypt, so the operations may rely on the shape. */
+	int (*check)(const struct bc_aead_alg *self, const uint8_t *iv, size_t ivlen, size_t adlen, size_t len);
+	int (*setauthsize)(size_t taglen);   /* 0 or -EINVAL, taglen <= maxauthsize already checked */
 	/* Set when the operations read ad and the text as one buffer (rfc4543's
 	 * GMAC covers both: ad + adlen == src); the front end joins them when
 	 * the caller's lie apart. */

@@ -199,7 +199,7 @@ static int test_aead(const struct bc_aead_alg *a, void *ctx, const struct vec *v
 		memcpy(key, hdr, sizeof(hdr));
 	}
 	if (a->setkey(ctx, key, v->keylen) || v->clen != v->plen || !v->taglen || !v->ivlen ||
-	    (a->check && a->check(a, v->ivlen, v->alen, v->plen)))
+	    (a->check && a->check(a, v->iv, v->ivlen, v->alen, v->plen)))
 		return -EINVAL;
 	if (a->joined_ad) {                   /* rfc4543: the text right after the data, as the front end gives it */
 		memcpy(joined, v->assoc, v->alen);

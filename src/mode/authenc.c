@@ -152,10 +152,11 @@ static int esn_decrypt(const void *ctx, const uint8_t *iv, size_t ivlen, const u
 
 /* The cipher's own rules (cbc: whole blocks), its IV size, as the kernel's
  * skcipher would refuse the request. */
-static int authenc_check(const struct bc_aead_alg *self, size_t ivlen, size_t adlen, size_t len)
+static int authenc_check(const struct bc_aead_alg *self, const uint8_t *iv, size_t ivlen, size_t adlen, size_t len)
 {
 	const struct bc_skcipher_alg *e = self->inner;
 
+	(void)iv;
 	(void)adlen;
 	if (ivlen != e->ivsize || ivlen > BC_BLOCK || len < e->min_len || (len & (e->len_align - 1)))
 		return -EINVAL;
@@ -163,9 +164,9 @@ static int authenc_check(const struct bc_aead_alg *self, size_t ivlen, size_t ad
 }
 
 /* authencesn moves the 4-byte seq_hi: the associated data holds at least SPI and seq_hi. */
-static int esn_check(const struct bc_aead_alg *self, size_t ivlen, size_t adlen, size_t len)
+static int esn_check(const struct bc_aead_alg *self, const uint8_t *iv, size_t ivlen, size_t adlen, size_t len)
 {
-	return adlen < 8 ? -EINVAL : authenc_check(self, ivlen, adlen, len);
+	return adlen < 8 ? -EINVAL : authenc_check(self, iv, ivlen, adlen, len);
 }
 
 /* Any tag length up to the digest (the kernel's authenc has no rule of its own). */
@@ -193,7 +194,7 @@ static void fill(struct bc_aead_alg *alg)
 	alg->encrypt = authenc_encrypt;
 	alg->decrypt = authenc_decrypt;
 	alg->check = authenc_check;
-	alg->check_authsize = authenc_authsize;
+	alg->setauthsize = authenc_authsize;
 }
 
 static void fill_esn(struct bc_aead_alg *alg)
@@ -202,7 +203,7 @@ static void fill_esn(struct bc_aead_alg *alg)
 	alg->encrypt = esn_encrypt;
 	alg->decrypt = esn_decrypt;
 	alg->check = esn_check;
-	alg->check_authsize = esn_authsize;
+	alg->setauthsize = esn_authsize;
 }
 
 const struct bc_template bc_tmpl_authenc = {

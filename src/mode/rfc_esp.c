@@ -106,9 +106,10 @@ static int salt3_setkey(void *ctx, const uint8_t *key, size_t keylen)
 
 /* crypto_ipsec_check_assoclen: ESP's associated data is SPI and sequence
  * number (8 bytes, or 12 with extended sequence numbers), then the IV. */
-static int esp_check(const struct bc_aead_alg *self, size_t ivlen, size_t adlen, size_t len)
+static int esp_check(const struct bc_aead_alg *self, const uint8_t *iv, size_t ivlen, size_t adlen, size_t len)
 {
 	(void)self;
+	(void)iv;
 	(void)len;
 	return ivlen == ESP_IV && (adlen == 16 || adlen == 20) ? 0 : -EINVAL;
 }
@@ -218,9 +219,9 @@ static int rfc4309_decrypt(const void *ctx, const uint8_t *iv, size_t ivlen, con
 }
 
 /* CCM with L = 4 counts the message length in 32 bits. */
-static int rfc4309_check(const struct bc_aead_alg *self, size_t ivlen, size_t adlen, size_t len)
+static int rfc4309_check(const struct bc_aead_alg *self, const uint8_t *iv, size_t ivlen, size_t adlen, size_t len)
 {
-	return (uint64_t)len > UINT32_MAX ? -EINVAL : esp_check(self, ivlen, adlen, len);
+	return (uint64_t)len > UINT32_MAX ? -EINVAL : esp_check(self, iv, ivlen, adlen, len);
 }
 
 static void esp_fill(struct bc_aead_alg *alg, size_t saltlen)
@@ -233,7 +234,7 @@ static void esp_fill(struct bc_aead_alg *alg, size_t saltlen)
 	alg->init = esp_aead_init;
 	alg->setkey = saltlen == 4 ? salt4_setkey : salt3_setkey;
 	alg->check = esp_check;
-	alg->check_authsize = esp_authsize;
+	alg->setauthsize = esp_authsize;
 }
 
 static void rfc4106_fill(struct bc_aead_alg *alg)
@@ -248,7 +249,7 @@ static void rfc4543_fill(struct bc_aead_alg *alg)
 	esp_fill(alg, 4);
 	alg->encrypt = rfc4543_encrypt;
 	alg->decrypt = rfc4543_decrypt;
-	alg->check_authsize = rfc4543_authsize;
+	alg->setauthsize = rfc4543_authsize;
 	alg->joined_ad = 1;
 }
 
