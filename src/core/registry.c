@@ -50,6 +50,7 @@ static const char *const algorithm_names[] = {
 	"gcm(aes)", "cmac(aes)", "xcbc(aes)", "cbcmac(aes)",
 	"ecb(sm4)", "cbc(sm4)", "ctr(sm4)", "cts(cbc(sm4))", "xts(sm4)", "essiv(cbc(sm4),sm3)",
 	"gcm(sm4)", "cmac(sm4)", "xcbc(sm4)", "cbcmac(sm4)",
+	"sha1", "sha224", "sha384", "sha512", "md5",
 };
 #define N_ALGNAMES (sizeof(algorithm_names) / sizeof(algorithm_names[0]))
 
