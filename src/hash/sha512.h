@@ -24,11 +24,16 @@ static inline uint64_t bc_ror64(uint64_t x, unsigned n)
 #define BC_SHA512_MAJ(x, y, z) (((x) & (y)) | ((z) & ((x) | (y))))
 
 /* One round, the working variables renamed instead of moved (as
- * BC_SHA256_ROUND); wk is K[i] + W[i]. */
+ * BC_SHA256_ROUND); wk is K[i] + W[i]. Maj(a, b, c) is b ^ ((a ^ b) & (b ^ c)),
+ * and this round's a ^ b is the next one's b ^ c: the caller's variable bc
+ * carries it (b ^ c when the rounds start), one operation and one live
+ * register fewer than Maj on its own, which the eight variables need. */
 #define BC_SHA512_ROUND(a, b, c, d, e, f, g, h, wk) do {                                      \
-		uint64_t t1_ = (h) + BC_SHA512_BSIG1(e) + BC_SHA512_CH(e, f, g) + (wk);         \
+		uint64_t t1_ = (h) + (wk) + BC_SHA512_CH(e, f, g) + BC_SHA512_BSIG1(e);         \
+		uint64_t ab_ = (a) ^ (b);                                                      \
 		(d) += t1_;                                                                    \
-		(h) = t1_ + BC_SHA512_BSIG0(a) + BC_SHA512_MAJ(a, b, c);                       \
+		(h) = t1_ + BC_SHA512_BSIG0(a) + ((b) ^ (ab_ & bc));                           \
+		bc = ab_;                                                                      \
 	} while (0)
 
 #define BC_SHA512_ROUNDS8(i, WK)                                     \

@@ -49,7 +49,7 @@ void bc_sha512_compress_generic(uint64_t st[8], const uint8_t *p, size_t nblocks
 
 	for (; nblocks; nblocks--, p += 128) {
 		uint64_t a = st[0], b = st[1], c = st[2], d = st[3];
-		uint64_t e = st[4], f = st[5], g = st[6], h = st[7];
+		uint64_t e = st[4], f = st[5], g = st[6], h = st[7], bc = b ^ c;
 
 		BC_SHA512_ROUNDS8(0, LOADW);
 		BC_SHA512_ROUNDS8(8, LOADW);
