@@ -99,7 +99,7 @@ const struct bc_shash_alg *const bc_shash_drivers[] = {
 	/* x86 hashes */
 	&bc_sha256_ni,
 	&bc_sha256_avx2,
-	&bc_sha1_ni, &bc_sha224_ni, &bc_sha224_avx2,
+	&bc_sha1_ni, &bc_sha1_avx2, &bc_sha224_ni, &bc_sha224_avx2,
 	&bc_sha512_avx2, &bc_sha384_avx2,
 #if defined(__x86_64__)
 	&bc_sm3_avx, &bc_sm3_avx512,

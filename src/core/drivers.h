@@ -48,7 +48,7 @@ extern const struct bc_aead_alg bc_gcm_sm4_gfni_avx512;
 /* x86 hashes with SHA-NI, AVX2, AVX and AVX-512 (src/arch/x86/sha256_*.c, sm3_avx*.c) */
 extern const struct bc_shash_alg bc_sha256_ni, bc_sha256_avx2;
 /* x86 SHA-1, SHA-224 and SHA-384/512 (src/arch/x86/sha1_*.c, sha256_*.c, sha512_*.c) */
-extern const struct bc_shash_alg bc_sha1_ni, bc_sha224_ni, bc_sha224_avx2;
+extern const struct bc_shash_alg bc_sha1_ni, bc_sha1_avx2, bc_sha224_ni, bc_sha224_avx2;
 extern const struct bc_shash_alg bc_sha512_avx2, bc_sha384_avx2;
 #if defined(__x86_64__)
 extern const struct bc_shash_alg bc_sm3_avx, bc_sm3_avx512;

@@ -25,9 +25,13 @@ static inline uint32_t bc_sha1_rol(uint32_t x, unsigned n)
 #define BC_SHA1_MAJ(x, y, z)    (((x) & (y)) | ((z) & ((x) | (y))))
 
 /* One round with the variables renamed instead of moved: e takes T and b
- * its rotation; the caller rotates the names. wk is K_t + W_t. */
+ * its rotation; the caller rotates the names. wk is K_t + W_t. The new a
+ * depends on the last one through F and a <<< 5: everything else is added
+ * first, so that the chain from one round to the next is F and one add. */
 #define BC_SHA1_ROUND(a, b, c, d, e, F, wk) do {                                 \
-		(e) += bc_sha1_rol(a, 5) + F(b, c, d) + (wk);                     \
+		(e) += (wk);                                                      \
+		(e) += F(b, c, d);                                                \
+		(e) += bc_sha1_rol(a, 5);                                         \
 		(b) = bc_sha1_rol(b, 30);                                         \
 	} while (0)
 
