@@ -112,6 +112,7 @@ const struct bc_shash_alg *const bc_shash_drivers[] = {
 	&bc_cmac_sm4_ce, &bc_xcbc_sm4_ce, &bc_cbcmac_sm4_ce,
 	/* arm64 hashes */
 	&bc_sha256_ce, &bc_sm3_ce,
+	&bc_sha1_ce, &bc_sha224_ce, &bc_sha512_ce, &bc_sha384_ce,
 #endif
 	NULL
 };
