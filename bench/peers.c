@@ -13,6 +13,7 @@
 #include <nettle/cmac.h>
 #include <nettle/ctr.h>
 #include <nettle/gcm.h>
+#include <nettle/sha1.h>
 #include <nettle/sha2.h>
 #include <nettle/sm3.h>
 #include <nettle/xts.h>
@@ -28,12 +29,17 @@ static const char *const lib_name[NLIBS] = { "blockcrypt", "openssl", "libgcrypt
 static const char *const lib_colour[NLIBS] = { "#d62728", "#1f77b4", "#2ca02c", "#9467bd" };
 
 enum kind { ECB, CBC, CTR, XTS, GCM, CMAC, HASH };
+/* The hashes, and their names and digest lengths in the peers. */
+enum hash { H_SHA256, H_SM3, H_SHA1, H_SHA512 };
+static const char *const ossl_md[] = { "SHA256", "SM3", "SHA1", "SHA512" };
+static const int gcry_md[] = { GCRY_MD_SHA256, GCRY_MD_SM3, GCRY_MD_SHA1, GCRY_MD_SHA512 };
+static const size_t md_len[] = { 32, 32, 20, 64 };
 
 struct alg {
 	const char *label;     /* OpenSSL-style name, also the chart's panel title */
 	const char *bc;        /* blockcrypt's (the kernel's) name */
 	enum kind kind;
-	int sm;                /* 1: SM4 (or SM3 for a hash); 0: AES (or SHA-256) */
+	int sm;                /* 1: SM4, 0: AES; for a hash, which one (enum hash) */
 	size_t keylen;         /* the whole key, 0 for a hash */
 };
 
@@ -47,7 +53,8 @@ static const struct alg algs[] = {
 	{ "sm4-ecb", "ecb(sm4)", ECB, 1, 16 },       { "sm4-cbc", "cbc(sm4)", CBC, 1, 16 },
 	{ "sm4-ctr", "ctr(sm4)", CTR, 1, 16 },       { "sm4-xts", "xts(sm4)", XTS, 1, 32 },
 	{ "sm4-gcm", "gcm(sm4)", GCM, 1, 16 },       { "sm4-cmac", "cmac(sm4)", CMAC, 1, 16 },
-	{ "sha256", "sha256", HASH, 0, 0 },          { "sm3", "sm3", HASH, 1, 0 },
+	{ "sha256", "sha256", HASH, H_SHA256, 0 },   { "sm3", "sm3", HASH, H_SM3, 0 },
+	{ "sha1", "sha1", HASH, H_SHA1, 0 },         { "sha512", "sha512", HASH, H_SHA512, 0 },
 };
 #define NALGS (sizeof(algs) / sizeof(algs[0]))
 
@@ -86,6 +93,8 @@ struct impl {
 		struct cmac_aes256_ctx c256;
 		struct sha256_ctx sha;
 		struct sm3_ctx sm3;
+		struct sha1_ctx sha1;
+		struct sha512_ctx sha512;
 	} nt;
 };
 
@@ -145,7 +154,7 @@ static int ossl_open(struct impl *im)
 	char name[32];
 
 	if (a->kind == HASH) {
-		im->omd = EVP_MD_fetch(NULL, a->sm ? "SM3" : "SHA256", NULL);
+		im->omd = EVP_MD_fetch(NULL, ossl_md[a->sm], NULL);
 		im->omdctx = EVP_MD_CTX_new();
 		return im->omd && im->omdctx ? 0 : 1;
 	}
@@ -217,7 +226,7 @@ static int gcry_open(struct impl *im)
 	int algo = a->sm ? GCRY_CIPHER_SM4 : cipher_key == 16 ? GCRY_CIPHER_AES128 : GCRY_CIPHER_AES256;
 
 	if (a->kind == HASH)
-		return gcry_md_test_algo(a->sm ? GCRY_MD_SM3 : GCRY_MD_SHA256) ? 1 : 0;
+		return gcry_md_test_algo(gcry_md[a->sm]) ? 1 : 0;
 	if (a->kind == CMAC) {
 		if (gcry_mac_open(&im->gm, a->sm ? GCRY_MAC_CMAC_SM4 : GCRY_MAC_CMAC_AES, 0, NULL))
 			return 1;
@@ -236,7 +245,7 @@ static int gcry_op(struct impl *im, uint8_t *iv, const uint8_t *src, uint8_t *ds
 
 	switch (a->kind) {
 	case HASH:
-		gcry_md_hash_buffer(a->sm ? GCRY_MD_SM3 : GCRY_MD_SHA256, tag, src, len);
+		gcry_md_hash_buffer(gcry_md[a->sm], tag, src, len);
 		return 0;
 	case CMAC:
 		return gcry_mac_reset(im->gm) || gcry_mac_write(im->gm, src, len) || gcry_mac_read(im->gm, tag, &tl) ? -1 : 0;
@@ -343,10 +352,18 @@ static int nettle_op(struct impl *im, uint8_t *iv, const uint8_t *src, uint8_t *
 
 	switch (a->kind) {
 	case HASH:
-		if (a->sm) {
+		if (a->sm == H_SM3) {
 			sm3_init(&im->nt.sm3);
 			sm3_update(&im->nt.sm3, len, src);
 			sm3_digest(&im->nt.sm3, SM3_DIGEST_SIZE, tag);
+		} else if (a->sm == H_SHA1) {
+			sha1_init(&im->nt.sha1);
+			sha1_update(&im->nt.sha1, len, src);
+			sha1_digest(&im->nt.sha1, SHA1_DIGEST_SIZE, tag);
+		} else if (a->sm == H_SHA512) {
+			sha512_init(&im->nt.sha512);
+			sha512_update(&im->nt.sha512, len, src);
+			sha512_digest(&im->nt.sha512, SHA512_DIGEST_SIZE, tag);
 		} else {
 			sha256_init(&im->nt.sha);
 			sha256_update(&im->nt.sha, len, src);
@@ -457,7 +474,7 @@ struct results {
 
 static size_t digest_len(const struct alg *a)
 {
-	return a->kind == HASH ? 32 : a->kind == GCM || a->kind == CMAC ? 16 : 0;
+	return a->kind == HASH ? md_len[a->sm] : a->kind == GCM || a->kind == CMAC ? 16 : 0;
 }
 
 /* Every library that has the algorithm must give blockcrypt's output for the same key, IV and data. */
