@@ -14,6 +14,7 @@
 #include <nettle/ctr.h>
 #include <nettle/gcm.h>
 #include <nettle/hmac.h>
+#include <nettle/sha1.h>
 #include <nettle/sha2.h>
 #include <nettle/sm3.h>
 #include <nettle/xts.h>
@@ -29,12 +30,17 @@ static const char *const lib_name[NLIBS] = { "blockcrypt", "openssl", "libgcrypt
 static const char *const lib_colour[NLIBS] = { "#d62728", "#1f77b4", "#2ca02c", "#9467bd" };
 
 enum kind { ECB, CBC, CTR, XTS, GCM, CMAC, HASH, HMAC, ESP };
+/* The hashes, and their names and digest lengths in the peers. */
+enum hash { H_SHA256, H_SM3, H_SHA1, H_SHA512 };
+static const char *const ossl_md[] = { "SHA256", "SM3", "SHA1", "SHA512" };
+static const int gcry_md[] = { GCRY_MD_SHA256, GCRY_MD_SM3, GCRY_MD_SHA1, GCRY_MD_SHA512 };
+static const size_t md_len[] = { 32, 32, 20, 64 };
 
 struct alg {
 	const char *label;     /* OpenSSL-style name, also the chart's panel title */
 	const char *bc;        /* blockcrypt's (the kernel's) name */
 	enum kind kind;
-	int sm;                /* 1: SM4 (or SM3 for a hash); 0: AES (or SHA-256) */
+	int sm;                /* 1: SM4, 0: AES; for a hash, which one (enum hash) */
 	size_t keylen;         /* the whole key, 0 for a hash */
 };
 
@@ -48,20 +54,15 @@ static const struct alg algs[] = {
 	{ "sm4-ecb", "ecb(sm4)", ECB, 1, 16 },       { "sm4-cbc", "cbc(sm4)", CBC, 1, 16 },
 	{ "sm4-ctr", "ctr(sm4)", CTR, 1, 16 },       { "sm4-xts", "xts(sm4)", XTS, 1, 32 },
 	{ "sm4-gcm", "gcm(sm4)", GCM, 1, 16 },       { "sm4-cmac", "cmac(sm4)", CMAC, 1, 16 },
-	{ "sha256", "sha256", HASH, 0, 0 },          { "sm3", "sm3", HASH, 1, 0 },
+	{ "sha256", "sha256", HASH, H_SHA256, 0 },   { "sm3", "sm3", HASH, H_SM3, 0 },
+	{ "sha1", "sha1", HASH, H_SHA1, 0 },         { "sha512", "sha512", HASH, H_SHA512, 0 },
 	/* rfc4106 (ESP): the key with its 4-byte salt, an 8-byte IV, 16 bytes of associated data
 	 * (SPI, sequence number, IV); the peers run the GCM it stands for, nonce salt || IV, AAD
 	 * the 8-byte header. */
 	{ "aes-128-gcm-esp", "rfc4106(gcm(aes))", ESP, 0, 20 },
-	{ "hmac-sha256", "hmac(sha256)", HMAC, 0, 32 }, { "hmac-sha1", "hmac(sha1)", HMAC, 0, 20 },
+	{ "hmac-sha256", "hmac(sha256)", HMAC, H_SHA256, 32 }, { "hmac-sha1", "hmac(sha1)", HMAC, H_SHA1, 20 },
 };
 #define NALGS (sizeof(algs) / sizeof(algs[0]))
-
-/* HMAC rows: SHA-1 or SHA-256. */
-static int is_sha1(const struct alg *a)
-{
-	return !strcmp(a->bc, "hmac(sha1)");
-}
 
 /* --decrypt: the skciphers (ecb, cbc, ctr, xts) decrypt instead; the other kinds are left out. */
 static int decrypt;
@@ -98,6 +99,8 @@ struct impl {
 		struct cmac_aes256_ctx c256;
 		struct sha256_ctx sha;
 		struct sm3_ctx sm3;
+		struct sha1_ctx sha1;
+		struct sha512_ctx sha512;
 		struct hmac_sha256_ctx hs256;
 		struct hmac_sha1_ctx hs1;
 	} nt;
@@ -182,14 +185,14 @@ static int ossl_open(struct impl *im)
 	char name[32];
 
 	if (a->kind == HASH) {
-		im->omd = EVP_MD_fetch(NULL, a->sm ? "SM3" : "SHA256", NULL);
+		im->omd = EVP_MD_fetch(NULL, ossl_md[a->sm], NULL);
 		im->omdctx = EVP_MD_CTX_new();
 		return im->omd && im->omdctx ? 0 : 1;
 	}
 	if (a->kind == HMAC) {
 		OSSL_PARAM p[2];
 
-		p[0] = OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, (char *)(is_sha1(a) ? "SHA1" : "SHA256"), 0);
+		p[0] = OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, (char *)ossl_md[a->sm], 0);
 		p[1] = OSSL_PARAM_construct_end();
 		im->omac = EVP_MAC_fetch(NULL, "HMAC", NULL);
 		if (!im->omac || !(im->omctx = EVP_MAC_CTX_new(im->omac)))
@@ -227,7 +230,7 @@ static int ossl_op(struct impl *im, uint8_t *iv, const uint8_t *src, uint8_t *ds
 
 	switch (im->a->kind) {
 	case HMAC:
-		tl = is_sha1(im->a) ? 20 : 32;
+		tl = md_len[im->a->sm];
 		return EVP_MAC_init(im->omctx, NULL, 0, NULL) && EVP_MAC_update(im->omctx, src, len) &&
 		       EVP_MAC_final(im->omctx, tag, &tl, tl) ? 0 : -1;
 	case ESP:
@@ -275,9 +278,9 @@ static int gcry_open(struct impl *im)
 	int algo = a->sm ? GCRY_CIPHER_SM4 : cipher_key == 16 ? GCRY_CIPHER_AES128 : GCRY_CIPHER_AES256;
 
 	if (a->kind == HASH)
-		return gcry_md_test_algo(a->sm ? GCRY_MD_SM3 : GCRY_MD_SHA256) ? 1 : 0;
+		return gcry_md_test_algo(gcry_md[a->sm]) ? 1 : 0;
 	if (a->kind == HMAC) {
-		if (gcry_mac_open(&im->gm, is_sha1(a) ? GCRY_MAC_HMAC_SHA1 : GCRY_MAC_HMAC_SHA256, 0, NULL))
+		if (gcry_mac_open(&im->gm, a->sm == H_SHA1 ? GCRY_MAC_HMAC_SHA1 : GCRY_MAC_HMAC_SHA256, 0, NULL))
 			return 1;
 		return gcry_mac_setkey(im->gm, im->key, a->keylen) ? -1 : 0;
 	}
@@ -306,10 +309,10 @@ static int gcry_op(struct impl *im, uint8_t *iv, const uint8_t *src, uint8_t *ds
 
 	switch (a->kind) {
 	case HASH:
-		gcry_md_hash_buffer(a->sm ? GCRY_MD_SM3 : GCRY_MD_SHA256, tag, src, len);
+		gcry_md_hash_buffer(gcry_md[a->sm], tag, src, len);
 		return 0;
 	case HMAC:
-		tl = is_sha1(a) ? 20 : 32;
+		tl = md_len[a->sm];
 		return gcry_mac_reset(im->gm) || gcry_mac_write(im->gm, src, len) || gcry_mac_read(im->gm, tag, &tl) ? -1 : 0;
 	case ESP:
 		esp_nonce(im, iv, nonce);
@@ -375,13 +378,13 @@ static int nettle_open(struct impl *im)
 	const struct alg *a = im->a;
 	int k128 = a->keylen == 16 || (a->kind == XTS && a->keylen == 32);
 
-	if (a->sm && a->kind != HASH)
+	if (a->sm && a->kind != HASH && a->kind != HMAC)
 		return 1;
 	switch (a->kind) {
 	case HASH:
 		break;
 	case HMAC:
-		if (is_sha1(a))
+		if (a->sm == H_SHA1)
 			hmac_sha1_set_key(&im->nt.hs1, a->keylen, im->key);
 		else
 			hmac_sha256_set_key(&im->nt.hs256, a->keylen, im->key);
@@ -435,7 +438,7 @@ static int nettle_op(struct impl *im, uint8_t *iv, const uint8_t *src, uint8_t *
 
 	switch (a->kind) {
 	case HMAC:
-		if (is_sha1(a)) {
+		if (a->sm == H_SHA1) {
 			hmac_sha1_update(&im->nt.hs1, len, src);
 			hmac_sha1_digest(&im->nt.hs1, SHA1_DIGEST_SIZE, tag);
 		} else {
@@ -451,10 +454,18 @@ static int nettle_op(struct impl *im, uint8_t *iv, const uint8_t *src, uint8_t *
 		gcm_aes128_digest(&im->nt.g128, 16, tag);
 		break;
 	case HASH:
-		if (a->sm) {
+		if (a->sm == H_SM3) {
 			sm3_init(&im->nt.sm3);
 			sm3_update(&im->nt.sm3, len, src);
 			sm3_digest(&im->nt.sm3, SM3_DIGEST_SIZE, tag);
+		} else if (a->sm == H_SHA1) {
+			sha1_init(&im->nt.sha1);
+			sha1_update(&im->nt.sha1, len, src);
+			sha1_digest(&im->nt.sha1, SHA1_DIGEST_SIZE, tag);
+		} else if (a->sm == H_SHA512) {
+			sha512_init(&im->nt.sha512);
+			sha512_update(&im->nt.sha512, len, src);
+			sha512_digest(&im->nt.sha512, SHA512_DIGEST_SIZE, tag);
 		} else {
 			sha256_init(&im->nt.sha);
 			sha256_update(&im->nt.sha, len, src);
@@ -565,9 +576,7 @@ struct results {
 
 static size_t digest_len(const struct alg *a)
 {
-	if (a->kind == HMAC)
-		return is_sha1(a) ? 20 : 32;
-	return a->kind == HASH ? 32 : a->kind == GCM || a->kind == ESP || a->kind == CMAC ? 16 : 0;
+	return a->kind == HASH || a->kind == HMAC ? md_len[a->sm] : a->kind == GCM || a->kind == ESP || a->kind == CMAC ? 16 : 0;
 }
 
 /* Every library that has the algorithm must give blockcrypt's output for the same key, IV and data. */

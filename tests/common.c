@@ -213,6 +213,7 @@ static const struct keyspec keyspecs[] = {
 	{ "ghash", { 16 } },
 	{ "sha256", { 0 } },
 	{ "sm3", { 0 } },
+	{ "sha1", { 0 } }, { "sha224", { 0 } }, { "sha384", { 0 } }, { "sha512", { 0 } }, { "md5", { 0 } },
 };
 
 void alg_key_sizes(const char *alg, unsigned out[4])

@@ -817,7 +817,7 @@ static void authenc_cross(const char *alg)
 	struct drv_set ds;
 	bc_skcipher *ref = NULL;
 	int esn = starts(alg, "authencesn(");
-	uint8_t authkey[128], enckey[32], blob[200], iv[16], ivc[16], ad[24], tag[64], want[64];
+	uint8_t authkey[128], enckey[32], blob[200], iv[16], ivc[16], ad[24], tag[65], want[64];   /* tag: one byte past the longest */
 
 	split_args(alg, mac, enc, sizeof(mac));
 	split_args(mac, hash, dummy, sizeof(hash));

@@ -564,18 +564,22 @@ static void nist_cmac(const struct vfile *vf, const char *rel)
 	}
 }
 
-static void sha256_monte(const struct vfile *vf)
+/* SHAVS 6.4 Monte Carlo, the same for every SHA: each checkpoint is 1000
+ * digests of the three digests before, chained from the seed. */
+static void sha_monte(const struct vfile *vf, const char *alg)
 {
-	const struct drv_set *ds = drivers("sha256");
+	const struct drv_set *ds = drivers(alg);
+	size_t dl = 0;
 	uint8_t *seed = NULL;
 	size_t sl = 0;
 	for (size_t i = 0; i < vf->n; i++)
 		if (vrec_has(&vf->r[i], "Seed"))
 			bytes(&vf->r[i], "Seed", &seed, &sl);
-	if (!seed || sl != 32) {
+	if (!seed || sl > 64) {
 		CHECK(0, "no seed");
 		return;
 	}
+	dl = sl;
 	for (size_t d = 0; d < ds->n; d++) {
 		bc_shash *tfm;
 		ctx(ds->info[d].driver);
@@ -583,8 +587,8 @@ static void sha256_monte(const struct vfile *vf)
 			CHECK(0, "alloc");
 			continue;
 		}
-		uint8_t md[3][32], m[96];
-		memcpy(md[2], seed, 32);
+		uint8_t md[3][64], m[192];
+		memcpy(md[2], seed, dl);
 		size_t rounds = 0;
 		for (size_t i = 0; i < vf->n; i++) {
 			const struct vrec *r = &vf->r[i];
@@ -594,21 +598,21 @@ static void sha256_monte(const struct vfile *vf)
 			ctx(ds->info[d].driver);
 			if (test_quick() && rounds >= 3)
 				break;
-			memcpy(md[0], md[2], 32);
-			memcpy(md[1], md[2], 32);
+			memcpy(md[0], md[2], dl);
+			memcpy(md[1], md[2], dl);
 			for (int j = 3; j < 1003; j++) {
-				memcpy(m, md[0], 32);
-				memcpy(m + 32, md[1], 32);
-				memcpy(m + 64, md[2], 32);
-				memcpy(md[0], md[1], 32);
-				memcpy(md[1], md[2], 32);
-				bc_shash_digest(tfm, m, 96, md[2]);
+				memcpy(m, md[0], dl);
+				memcpy(m + dl, md[1], dl);
+				memcpy(m + 2 * dl, md[2], dl);
+				memcpy(md[0], md[1], dl);
+				memcpy(md[1], md[2], dl);
+				bc_shash_digest(tfm, m, 3 * dl, md[2]);
 			}
 			uint8_t *want;
 			size_t wl;
 			bytes(r, "MD", &want, &wl);
-			CHECK(wl == 32 && !memcmp(md[2], want, 32), "Monte COUNT %ld: %s", vrec_long(r, "COUNT", -1),
-			      hex_str(md[2], 32));
+			CHECK(wl == dl && !memcmp(md[2], want, dl), "Monte COUNT %ld: %s", vrec_long(r, "COUNT", -1),
+			      hex_str(md[2], dl));
 			rounds++;
 			if (d == 0)
 				used++;
@@ -618,10 +622,15 @@ static void sha256_monte(const struct vfile *vf)
 	tmp_free_all();
 }
 
+/* The algorithm is the directory's name: nist-cavp/sha1/, .../sha512/. */
 static void nist_sha(const struct vfile *vf, const char *rel)
 {
+	char alg[16];
+	const char *dir = strchr(rel, '/') + 1;
+
+	snprintf(alg, sizeof(alg), "%.*s", (int)(strchr(dir, '/') - dir), dir);
 	if (strstr(rel, "Monte")) {
-		sha256_monte(vf);
+		sha_monte(vf, alg);
 		return;
 	}
 	for (size_t i = 0; i < vf->n; i++) {
@@ -629,7 +638,7 @@ static void nist_sha(const struct vfile *vf, const char *rel)
 		cur_line = r->line;
 		if (!quick_pick(i))
 			continue;
-		struct mac_vec v = { .alg = "sha256" };
+		struct mac_vec v = { .alg = alg };
 		bytes(r, "Msg", (uint8_t **)&v.msg, &v.mlen);
 		bytes(r, "MD", (uint8_t **)&v.mac, &v.maclen);
 		long bits = vrec_long(r, "Len", -1);
@@ -699,7 +708,8 @@ static void uniform(const struct vfile *vf, const char *rel)
 		} else if (vrec_has(r, "msg")) {
 			struct mac_vec v = { .alg = alg, .key = key, .klen = klen, .invalid = invalid };
 			bytes(r, "msg", (uint8_t **)&v.msg, &v.mlen);
-			bytes(r, "mac", (uint8_t **)&v.mac, &v.maclen);
+			if (bytes(r, "mac", (uint8_t **)&v.mac, &v.maclen))
+				bytes(r, "digest", (uint8_t **)&v.mac, &v.maclen);   /* an unkeyed hash's */
 			run_shash(&v);
 		} else if (vrec_has(r, "iterations")) {
 			/* ecb only: encrypt the block this many times in a row */
@@ -1058,7 +1068,8 @@ static void botan(const struct vfile *vf, const char *rel)
 			CHECK(inl == outl, "malformed record");
 			run_skcipher(&v);
 		} else if (starts(base, "hash_")) {
-			const char *alg = !strcmp(sec, "SHA-256") ? "sha256" : !strcmp(sec, "SM3") ? "sm3" : NULL;
+			const char *alg = !strcmp(sec, "SHA-256") ? "sha256" : !strcmp(sec, "SM3") ? "sm3"
+			                : !strcmp(sec, "SHA-224") ? "sha224" : NULL;
 			if (!alg) {
 				skipped++;
 				continue;
@@ -1208,6 +1219,14 @@ static const struct kat_file files[] = {
 	{ "nist-cavp/cmac/CMACVerAES256.rsp", K_NIST_CMAC, 240 },
 	{ "nist-cavp/sha256/SHA256ShortMsg.rsp", K_NIST_SHA, 65 }, { "nist-cavp/sha256/SHA256LongMsg.rsp", K_NIST_SHA, 64 },
 	{ "nist-cavp/sha256/SHA256Monte.rsp", K_NIST_SHA, 100 },
+	{ "nist-cavp/sha1/SHA1ShortMsg.rsp", K_NIST_SHA, 65 }, { "nist-cavp/sha1/SHA1LongMsg.rsp", K_NIST_SHA, 64 },
+	{ "nist-cavp/sha1/SHA1Monte.rsp", K_NIST_SHA, 100 },
+	{ "nist-cavp/sha224/SHA224ShortMsg.rsp", K_NIST_SHA, 65 }, { "nist-cavp/sha224/SHA224LongMsg.rsp", K_NIST_SHA, 64 },
+	{ "nist-cavp/sha224/SHA224Monte.rsp", K_NIST_SHA, 100 },
+	{ "nist-cavp/sha384/SHA384ShortMsg.rsp", K_NIST_SHA, 129 }, { "nist-cavp/sha384/SHA384LongMsg.rsp", K_NIST_SHA, 128 },
+	{ "nist-cavp/sha384/SHA384Monte.rsp", K_NIST_SHA, 100 },
+	{ "nist-cavp/sha512/SHA512ShortMsg.rsp", K_NIST_SHA, 129 }, { "nist-cavp/sha512/SHA512LongMsg.rsp", K_NIST_SHA, 128 },
+	{ "nist-cavp/sha512/SHA512Monte.rsp", K_NIST_SHA, 100 },
 	{ "wycheproof/aes_gcm_test.json", K_WYCHE, 316 }, { "wycheproof/aes_gmac_test.json", K_WYCHE, 414 },
 	{ "wycheproof/sm4_gcm_test.json", K_WYCHE, 104 }, { "wycheproof/aes_cmac_test.json", K_WYCHE, 311 },
 	{ "wycheproof/aes_xts_test.json", K_WYCHE, 123 }, { "wycheproof/aes_cbc_pkcs5_test.json", K_WYCHE, 216 },
@@ -1218,7 +1237,7 @@ static const struct kat_file files[] = {
 	{ "botan/modes_xts.vec", K_BOTAN, 224 }, { "botan/modes_cbc.vec", K_BOTAN, 85 },
 	{ "botan/modes_ctr.vec", K_BOTAN, 1 }, { "botan/stream_ctr.vec", K_BOTAN, 185 },
 	{ "botan/aead_gcm.vec", K_BOTAN, 50 }, { "botan/mac_cmac.vec", K_BOTAN, 36 }, { "botan/mac_gmac.vec", K_BOTAN, 143 },
-	{ "botan/hash_sha2_32.vec", K_BOTAN, 392 }, { "botan/hash_sm3.vec", K_BOTAN, 139 },
+	{ "botan/hash_sha2_32.vec", K_BOTAN, 395 }, { "botan/hash_sm3.vec", K_BOTAN, 139 },
 	{ "linux-testmgr-derived/essiv_aes_cbc_sha256.txt", K_UNIFORM, 5 },
 	{ "linux-testmgr-derived/aes_cmac.txt", K_UNIFORM, 6 }, { "linux-testmgr-derived/aes_xcbc.txt", K_UNIFORM, 6 },
 	{ "linux-testmgr-derived/aes_cbcmac.txt", K_UNIFORM, 4 }, { "linux-testmgr-derived/sm4_ecb.txt", K_UNIFORM, 4 },
@@ -1229,6 +1248,9 @@ static const struct kat_file files[] = {
 	{ "rfc/rfc3962_aes_cts_cs3.txt", K_UNIFORM, 15 }, { "rfc/rfc4493_aes_cmac.txt", K_UNIFORM, 4 },
 	{ "rfc/rfc3566_aes_xcbc.txt", K_UNIFORM, 7 }, { "rfc/rfc8998_sm4_gcm.txt", K_UNIFORM, 1 },
 	{ "sm4/gbt32907_examples.txt", K_UNIFORM, 2 },
+	{ "linux-testmgr-derived/md5.txt", K_UNIFORM, 7 }, { "linux-testmgr-derived/sha1.txt", K_UNIFORM, 6 },
+	{ "linux-testmgr-derived/sha224.txt", K_UNIFORM, 5 }, { "linux-testmgr-derived/sha384.txt", K_UNIFORM, 6 },
+	{ "linux-testmgr-derived/sha512.txt", K_UNIFORM, 6 }, { "rfc/rfc1321_md5.txt", K_UNIFORM, 7 },
 	/* templates over whole algorithms; expect counts include the vectors whose parts are not built */
 	{ "linux-testmgr-derived/hmac_sha1.txt", K_UNIFORM, 7 }, { "linux-testmgr-derived/hmac_sha224.txt", K_UNIFORM, 4 },
 	{ "linux-testmgr-derived/hmac_sha256.txt", K_UNIFORM, 10 }, { "linux-testmgr-derived/hmac_sha384.txt", K_UNIFORM, 4 },

@@ -41,6 +41,8 @@ static const struct bench_line lines[] = {
 	{ "ghash", "ghash", 128 },
 	{ "sha256", "sha256", 0 },
 	{ "sm3", "sm3", 0 },
+	{ "sha1", "sha1", 0 },
+	{ "sha512", "sha512", 0 },
 };
 
 /* MiB/s of one direction, or a negative errno. */

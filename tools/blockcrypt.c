@@ -16,7 +16,7 @@ static const char usage[] =
 	"                                to standard output (or --out FILE); KEY is --key HEX,\n"
 	"                                --key-file FILE or --key-fd N\n"
 	"  mac NAME KEY [--hex] [FILE]   MAC: cmac(aes), xcbc(sm4), cbcmac(aes), ghash, ...\n"
-	"  hash NAME [--hex] [FILE]      digest: sha256, sm3\n"
+	"  hash NAME [--hex] [FILE]      digest: sha256, sha512, sha1, sm3, ...\n"
 	"  speed [NAME...] [OPTIONS]     throughput in the Linux tcrypt format, plus cycles/byte\n"
 	"  benchmark [--time S]          the `cryptsetup benchmark` table\n"
 	"  luks ACTION IMAGE ...         LUKS1/LUKS2 disk images: format, encrypt, decrypt, read, dump,\n"
@@ -73,7 +73,8 @@ static const char help_mac[] =
 static const char help_hash[] =
 	"usage: blockcrypt hash NAME [--hex] [--in FILE | FILE] [--out FILE]\n"
 	"\n"
-	"The digest of FILE or of standard input, streamed: sha256, sm3.\n"
+	"The digest of FILE or of standard input, streamed: sha1, sha224, sha256, sha384, sha512, sm3,\n"
+	"md5 (legacy).\n"
 	"Raw bytes are written, or with --hex lowercase hex and a newline; --out FILE writes FILE\n"
 	"(renamed into place on success).\n"
 	"Exit status: 0 success, 2 bad usage or input.\n";

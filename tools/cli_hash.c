@@ -1,5 +1,6 @@
 /* blockcrypt tool: `mac` and `hash`, the digest of a file or of standard input streamed through update().
- * Algorithms per the library (cmac SP 800-38B, xcbc RFC 3566, ghash SP 800-38D, sha256 FIPS 180-4, sm3 GB/T 32905). */
+ * Algorithms per the library (cmac SP 800-38B, xcbc RFC 3566, ghash SP 800-38D, sha1/sha2 FIPS 180-4, sm3 GB/T 32905,
+ * md5 RFC 1321). */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>

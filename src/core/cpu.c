@@ -31,6 +31,8 @@ static const struct {
 	{ "sm4",     BC_CPU_ARM_SM4,   0 },
 	{ "sha2",    BC_CPU_ARM_SHA2,  0 },
 	{ "sm3",     BC_CPU_ARM_SM3,   0 },
+	{ "sha1",    BC_CPU_ARM_SHA1,  0 },
+	{ "sha512",  BC_CPU_ARM_SHA512, 0 },
 };
 #define NFEATURES (sizeof(feature_names) / sizeof(feature_names[0]))
 
@@ -133,6 +135,10 @@ static uint32_t detect(void)
 		f |= BC_CPU_ARM_SHA2;
 	if (hw & (1ul << 18))   /* HWCAP_SM3 */
 		f |= BC_CPU_ARM_SM3;
+	if (hw & (1ul << 5))    /* HWCAP_SHA1 */
+		f |= BC_CPU_ARM_SHA1;
+	if (hw & (1ul << 21))   /* HWCAP_SHA512 */
+		f |= BC_CPU_ARM_SHA512;
 	return f;
 }
 #else

@@ -90,6 +90,8 @@ const struct bc_shash_alg *const bc_shash_drivers[] = {
 	&bc_sha256_generic,
 	&bc_sm3_generic,
 	&bc_ghash_generic,
+	/* generic SHA-1, SHA-224, SHA-384/512, MD5 */
+	&bc_sha1_generic, &bc_sha224_generic, &bc_sha384_generic, &bc_sha512_generic, &bc_md5_generic,
 #if defined(__x86_64__) || defined(__i386__)
 	/* x86 GHASH */
 	&bc_ghash_pclmul,
@@ -97,6 +99,8 @@ const struct bc_shash_alg *const bc_shash_drivers[] = {
 	/* x86 hashes */
 	&bc_sha256_ni,
 	&bc_sha256_avx2,
+	&bc_sha1_ni, &bc_sha1_avx2, &bc_sha224_ni, &bc_sha224_avx2,
+	&bc_sha512_avx2, &bc_sha384_avx2,
 #if defined(__x86_64__)
 	&bc_sm3_avx, &bc_sm3_avx512,
 #endif
@@ -108,6 +112,7 @@ const struct bc_shash_alg *const bc_shash_drivers[] = {
 	&bc_cmac_sm4_ce, &bc_xcbc_sm4_ce, &bc_cbcmac_sm4_ce,
 	/* arm64 hashes */
 	&bc_sha256_ce, &bc_sm3_ce,
+	&bc_sha1_ce, &bc_sha224_ce, &bc_sha512_ce, &bc_sha384_ce,
 #endif
 	NULL
 };

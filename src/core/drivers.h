@@ -11,6 +11,9 @@ extern const struct bc_cipher_alg bc_sm4_generic;
 extern const struct bc_shash_alg bc_sha256_generic;
 extern const struct bc_shash_alg bc_sm3_generic;
 extern const struct bc_shash_alg bc_ghash_generic;
+/* Generic SHA-1, SHA-224, SHA-384/512 and MD5 (src/hash/) */
+extern const struct bc_shash_alg bc_sha1_generic, bc_sha224_generic, bc_sha384_generic, bc_sha512_generic;
+extern const struct bc_shash_alg bc_md5_generic;
 
 #if defined(__x86_64__) || defined(__i386__)
 /* x86 AES-NI and VAES (src/arch/x86/aes_*.c) */
@@ -44,6 +47,9 @@ extern const struct bc_aead_alg bc_gcm_sm4_gfni_avx512;
 #endif
 /* x86 hashes with SHA-NI, AVX2, AVX and AVX-512 (src/arch/x86/sha256_*.c, sm3_avx*.c) */
 extern const struct bc_shash_alg bc_sha256_ni, bc_sha256_avx2;
+/* x86 SHA-1, SHA-224 and SHA-384/512 (src/arch/x86/sha1_*.c, sha256_*.c, sha512_*.c) */
+extern const struct bc_shash_alg bc_sha1_ni, bc_sha1_avx2, bc_sha224_ni, bc_sha224_avx2;
+extern const struct bc_shash_alg bc_sha512_avx2, bc_sha384_avx2;
 #if defined(__x86_64__)
 extern const struct bc_shash_alg bc_sm3_avx, bc_sm3_avx512;
 #endif
@@ -63,6 +69,8 @@ extern const struct bc_cipher_alg bc_aes_neon;
 extern const struct bc_skcipher_alg bc_ecb_aes_neon, bc_cbc_aes_neon, bc_ctr_aes_neon, bc_xts_aes_neon;
 /* arm64 hashes with the SHA2 and SM3 instructions (src/arch/arm64/sha256_ce.c, sm3_ce.c) */
 extern const struct bc_shash_alg bc_sha256_ce, bc_sm3_ce;
+/* arm64 SHA-1, SHA-224 and SHA-384/512 (src/arch/arm64/sha1_ce.c, sha256_ce.c, sha512_ce.c) */
+extern const struct bc_shash_alg bc_sha1_ce, bc_sha224_ce, bc_sha512_ce, bc_sha384_ce;
 #endif
 
 #endif

@@ -41,6 +41,8 @@
 #define BC_CPU_SHA       (1u << 12)  /* x86: SHA-NI (SHA256RNDS2, SHA256MSG1/2), with SSSE3 and SSE4.1 */
 #define BC_CPU_ARM_SHA2  (1u << 13)  /* arm64: SHA256H/SHA256H2/SHA256SU0/SHA256SU1 */
 #define BC_CPU_ARM_SM3   (1u << 14)  /* arm64: SM3SS1/SM3TT1A/B/SM3TT2A/B/SM3PARTW1/2 */
+#define BC_CPU_ARM_SHA1  (1u << 24)  /* arm64: SHA1C/SHA1P/SHA1M/SHA1H/SHA1SU0/SHA1SU1 (HWCAP_SHA1) */
+#define BC_CPU_ARM_SHA512 (1u << 25) /* arm64: SHA512H/SHA512H2/SHA512SU0/SHA512SU1 (HWCAP_SHA512) */
 uint32_t bc_cpu_features(void);
 
 /* ---- block ciphers -----------------------------------------------------------

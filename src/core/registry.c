@@ -52,6 +52,7 @@ static const char *const algorithm_names[] = {
 	"gcm(aes)", "cmac(aes)", "xcbc(aes)", "cbcmac(aes)",
 	"ecb(sm4)", "cbc(sm4)", "ctr(sm4)", "cts(cbc(sm4))", "xts(sm4)", "essiv(cbc(sm4),sm3)",
 	"gcm(sm4)", "cmac(sm4)", "xcbc(sm4)", "cbcmac(sm4)",
+	"sha1", "sha224", "sha384", "sha512", "md5",
 	/* templates over whole algorithms; a name whose parts do not exist here is not listed */
 	"hmac(md5)", "hmac(sha1)", "hmac(sha224)", "hmac(sha256)", "hmac(sha384)", "hmac(sha512)", "hmac(sm3)",
 	"rfc3686(ctr(aes))", "rfc3686(ctr(sm4))", "rfc4106(gcm(aes))", "rfc4543(gcm(aes))", "rfc4309(ccm(aes))",

@@ -1,11 +1,12 @@
 /* blockcrypt: the SHA-256 constants and round function shared by the drivers that run rounds in C.
- * FIPS 180-4, sections 4.1.2 (functions), 4.2.2 (constants), 5.3.3 (initial value) and 6.2.2 (rounds). */
+ * FIPS 180-4, sections 4.1.2 (functions), 4.2.2 (constants), 5.3.2-5.3.3 (initial values) and 6.2.2 (rounds). */
 #ifndef BC_SHA256_H
 #define BC_SHA256_H
 
 #include "internal.h"
 
 extern const uint32_t bc_sha256_iv[8];
+extern const uint32_t bc_sha224_iv[8];
 extern const uint32_t bc_sha256_k[64];
 /* The portable compression of whole blocks (src/hash/sha256_generic.c). */
 void bc_sha256_compress_generic(uint32_t st[8], const uint8_t *p, size_t nblocks);
@@ -32,6 +33,11 @@ static inline uint32_t bc_ror32(uint32_t x, unsigned n)
 	} while (0)
 
 /* Rounds i..i+7 over the eight variables a..h of the caller; WK(i) gives K[i] + W[i]. */
+/* A SHA-224 driver for each SHA-256 compress: the same core, SHA-224's
+ * initial value, the first 28 bytes of the result. */
+#define BC_SHA224_SHASH(id, drv, prio, cpu_bits, compress) \
+	BC_MD32_SHASH_FULL(id, "sha224", drv, prio, cpu_bits, bc_sha224_iv, 8, compress, 28, 0)
+
 #define BC_SHA256_ROUNDS8(i, WK)                                     \
 	BC_SHA256_ROUND(a, b, c, d, e, f, g, h, WK((i) + 0));        \
 	BC_SHA256_ROUND(h, a, b, c, d, e, f, g, WK((i) + 1));        \

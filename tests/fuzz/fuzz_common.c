@@ -66,6 +66,7 @@ struct fz_alg fz_algs[] = {
 	{ .name = "xts(sm4)" }, { .name = "essiv(cbc(sm4),sm3)" }, { .name = "gcm(sm4)" },
 	{ .name = "cmac(sm4)" }, { .name = "xcbc(sm4)" }, { .name = "cbcmac(sm4)" },
 	{ .name = "sha256" }, { .name = "sm3" }, { .name = "ghash" },
+	{ .name = "sha1" }, { .name = "sha224" }, { .name = "sha384" }, { .name = "sha512" }, { .name = "md5" },
 };
 const size_t fz_nalgs = sizeof(fz_algs) / sizeof(fz_algs[0]);
 

@@ -208,7 +208,7 @@ out:
 
 static void fuzz_shash(struct fz *f, const struct fz_alg *a, const char *drv)
 {
-	uint8_t flags = fz_u8(f), key[80], gd[32], td[32];
+	uint8_t flags = fz_u8(f), key[80], gd[64], td[64];
 	int keyed = a->keysizes[0] != 0;
 	size_t keylen = read_key(f, a, flags & 0x80, key), len = fz_u16(f) % (MAX_LEN + 1), ds;
 	size_t cuts[MAX_CUTS + 2], ncuts;
@@ -257,7 +257,7 @@ static void fuzz_shash(struct fz *f, const struct fz_alg *a, const char *drv)
 	/* digest_many over the pieces between the cuts: each equals its own generic digest */
 	const uint8_t *msgs[MAX_CUTS + 1];
 	size_t lens[MAX_CUTS + 1];
-	uint8_t outs_store[MAX_CUTS + 1][32], *outs[MAX_CUTS + 1];
+	uint8_t outs_store[MAX_CUTS + 1][64], *outs[MAX_CUTS + 1];
 
 	for (size_t i = 0; i < ncuts; i++) {
 		msgs[i] = msg + cuts[i];

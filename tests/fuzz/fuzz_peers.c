@@ -93,9 +93,27 @@ static int ossl_cmac(const char *c, const uint8_t *key, size_t keylen, const uin
 	return ok ? 0 : -1;
 }
 
-static int ossl_hash(const char *h, const uint8_t *msg, size_t len, uint8_t out[32])
+/* The hashes by name in each peer: OpenSSL's names and libgcrypt's numbers. */
+static const struct { const char *name, *ossl; int gcry; } hashes[] = {
+	{ "sha256", "SHA256", GCRY_MD_SHA256 }, { "sm3", "SM3", GCRY_MD_SM3 },
+	{ "sha1", "SHA1", GCRY_MD_SHA1 }, { "sha224", "SHA224", GCRY_MD_SHA224 }, { "sha384", "SHA384", GCRY_MD_SHA384 },
+	{ "sha512", "SHA512", GCRY_MD_SHA512 }, { "md5", "MD5", GCRY_MD_MD5 },
+};
+
+static size_t hash_index(const char *h)
 {
-	EVP_MD *md = EVP_MD_fetch(NULL, !strcmp(h, "sm3") ? "SM3" : "SHA256", NULL);
+	size_t i = 0;
+
+	while (i + 1 < sizeof(hashes) / sizeof(hashes[0]) && strcmp(hashes[i].name, h))
+		i++;
+	if (strcmp(hashes[i].name, h))
+		abort();
+	return i;
+}
+
+static int ossl_hash(const char *h, const uint8_t *msg, size_t len, uint8_t out[64])
+{
+	EVP_MD *md = EVP_MD_fetch(NULL, hashes[hash_index(h)].ossl, NULL);
 	int ok;
 
 	if (!md)
@@ -175,9 +193,9 @@ static int gc_cmac(const char *c, const uint8_t *key, size_t keylen, const uint8
 	return e || n != 16 ? -1 : 0;
 }
 
-static int gc_hash(const char *hname, const uint8_t *msg, size_t len, uint8_t out[32])
+static int gc_hash(const char *hname, const uint8_t *msg, size_t len, uint8_t out[64])
 {
-	gcry_md_hash_buffer(!strcmp(hname, "sm3") ? GCRY_MD_SM3 : GCRY_MD_SHA256, out, msg, len);
+	gcry_md_hash_buffer(hashes[hash_index(hname)].gcry, out, msg, len);
 	return 0;
 }
 
@@ -189,7 +207,7 @@ struct peer {
 	int (*gcm)(const char *c, const uint8_t *key, size_t keylen, const uint8_t *iv, size_t ivlen,
 		   const uint8_t *ad, size_t adlen, const uint8_t *in, uint8_t *out, size_t len, uint8_t tag[16]);
 	int (*cmac)(const char *c, const uint8_t *key, size_t keylen, const uint8_t *msg, size_t len, uint8_t mac[16]);
-	int (*hash)(const char *h, const uint8_t *msg, size_t len, uint8_t out[32]);
+	int (*hash)(const char *h, const uint8_t *msg, size_t len, uint8_t out[64]);
 };
 static const struct peer peers[] = {
 	{ "openssl", ossl_cipher, ossl_gcm, ossl_cmac, ossl_hash },
@@ -201,7 +219,7 @@ static const struct peer peers[] = {
 static int peer_essiv(const struct peer *p, const char *c, const uint8_t *key, size_t keylen, const uint8_t *iv,
 		      const uint8_t *in, uint8_t *out, size_t len)
 {
-	uint8_t salt[32], civ[16];
+	uint8_t salt[64], civ[16];
 	int sm4 = !strcmp(c, "sm4");
 
 	return p->hash(sm4 ? "sm3" : "sha256", key, keylen, salt) || p->cipher(c, ECB, salt, sm4 ? 16 : 32, NULL, iv, civ, 16, 1) ||
@@ -338,7 +356,7 @@ static void peer_shash(struct fz *f, const struct fz_alg *a, const char *drv, co
 		       size_t keylen)
 {
 	size_t len = fz_u16(f) % (MAX_LEN + 1);
-	uint8_t *msg = malloc(len + 1), ours[32], theirs[32];
+	uint8_t *msg = malloc(len + 1), ours[64], theirs[64];
 	size_t ds;
 	bc_shash *t;
 

@@ -1,4 +1,4 @@
-/* blockcrypt arm64: SHA-256 with the ARMv8 SHA2 instructions (driver sha256-ce). CPU: SHA2 (FEAT_SHA256).
+/* blockcrypt arm64: SHA-256 and SHA-224 with the ARMv8 SHA2 instructions (drivers sha256-ce, sha224-ce). CPU: SHA2 (FEAT_SHA256).
  * FIPS 180-4 section 6.2.2; SHA256H, SHA256H2, SHA256SU0 and SHA256SU1 as the Arm ARM defines them. */
 #include <arm_neon.h>
 
@@ -38,3 +38,4 @@ static void sha256_ce_compress(uint32_t st[8], const uint8_t *p, size_t nblocks)
 }
 
 BC_MD32_SHASH(sha256_ce, "sha256", "sha256-ce", 400, BC_CPU_ARM_SHA2, bc_sha256_iv, sha256_ce_compress);
+BC_SHA224_SHASH(sha224_ce, "sha224-ce", 400, BC_CPU_ARM_SHA2, sha256_ce_compress);

@@ -1,4 +1,4 @@
-/* blockcrypt x86: SHA-256 with the message schedule of two blocks in AVX2 and the rounds in BMI2 (driver sha256-avx2).
+/* blockcrypt x86: SHA-256 and SHA-224 with the message schedule of two blocks in AVX2 and the rounds in BMI2 (drivers sha256-avx2, sha224-avx2).
  * CPU: AVX2, BMI2. FIPS 180-4 section 6.2.2; the two-block schedule follows Intel's "Fast SHA-256 Implementations" idea. */
 #include <immintrin.h>
 
@@ -149,3 +149,4 @@ static BC_X86_AVX2_BMI2 void sha256_avx2_compress(uint32_t st[8], const uint8_t 
 
 BC_MD32_SHASH(sha256_avx2, "sha256", "sha256-avx2", 300, BC_CPU_AVX2 | BC_CPU_BMI2, bc_sha256_iv,
               sha256_avx2_compress);
+BC_SHA224_SHASH(sha224_avx2, "sha224-avx2", 300, BC_CPU_AVX2 | BC_CPU_BMI2, sha256_avx2_compress);

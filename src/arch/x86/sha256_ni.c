@@ -1,4 +1,4 @@
-/* blockcrypt x86: SHA-256 with the SHA extensions (driver sha256-ni). CPU: SHA-NI, SSSE3, SSE4.1.
+/* blockcrypt x86: SHA-256 and SHA-224 with the SHA extensions (drivers sha256-ni, sha224-ni). CPU: SHA-NI, SSSE3, SSE4.1.
  * FIPS 180-4 section 6.2.2; the instructions as the Intel SDM vol. 2 (SHA256RNDS2, SHA256MSG1/2) defines them. */
 #include <immintrin.h>
 
@@ -63,3 +63,4 @@ static BC_X86_SHA void sha256_ni_compress(uint32_t st[8], const uint8_t *p, size
 }
 
 BC_MD32_SHASH(sha256_ni, "sha256", "sha256-ni", 400, BC_CPU_SHA, bc_sha256_iv, sha256_ni_compress);
+BC_SHA224_SHASH(sha224_ni, "sha224-ni", 400, BC_CPU_SHA, sha256_ni_compress);

@@ -1,0 +1,55 @@
+/* blockcrypt: the SHA-512 constants and round function shared by the drivers that run rounds in C.
+ * FIPS 180-4, sections 4.1.3 (functions), 4.2.3 (constants), 5.3.4-5.3.5 (initial values) and 6.4.2 (rounds). */
+#ifndef BC_SHA512_H
+#define BC_SHA512_H
+
+#include "internal.h"
+
+extern const uint64_t bc_sha512_iv[8];
+extern const uint64_t bc_sha384_iv[8];
+extern const uint64_t bc_sha512_k[80];
+/* The portable compression of whole 128-byte blocks (src/hash/sha512_generic.c). */
+void bc_sha512_compress_generic(uint64_t st[8], const uint8_t *p, size_t nblocks);
+
+static inline uint64_t bc_ror64(uint64_t x, unsigned n)
+{
+	return x >> n | x << (64 - n);
+}
+
+#define BC_SHA512_BSIG0(x) (bc_ror64(x, 28) ^ bc_ror64(x, 34) ^ bc_ror64(x, 39))
+#define BC_SHA512_BSIG1(x) (bc_ror64(x, 14) ^ bc_ror64(x, 18) ^ bc_ror64(x, 41))
+#define BC_SHA512_SSIG0(x) (bc_ror64(x, 1) ^ bc_ror64(x, 8) ^ ((x) >> 7))
+#define BC_SHA512_SSIG1(x) (bc_ror64(x, 19) ^ bc_ror64(x, 61) ^ ((x) >> 6))
+#define BC_SHA512_CH(x, y, z)  ((z) ^ ((x) & ((y) ^ (z))))
+#define BC_SHA512_MAJ(x, y, z) (((x) & (y)) | ((z) & ((x) | (y))))
+
+/* One round, the working variables renamed instead of moved (as
+ * BC_SHA256_ROUND); wk is K[i] + W[i]. Maj(a, b, c) is b ^ ((a ^ b) & (b ^ c)),
+ * and this round's a ^ b is the next one's b ^ c: the caller's variable bc
+ * carries it (b ^ c when the rounds start), one operation and one live
+ * register fewer than Maj on its own, which the eight variables need. */
+#define BC_SHA512_ROUND(a, b, c, d, e, f, g, h, wk) do {                                      \
+		uint64_t t1_ = (h) + (wk) + BC_SHA512_CH(e, f, g) + BC_SHA512_BSIG1(e);         \
+		uint64_t ab_ = (a) ^ (b);                                                      \
+		(d) += t1_;                                                                    \
+		(h) = t1_ + BC_SHA512_BSIG0(a) + ((b) ^ (ab_ & bc));                           \
+		bc = ab_;                                                                      \
+	} while (0)
+
+#define BC_SHA512_ROUNDS8(i, WK)                                     \
+	BC_SHA512_ROUND(a, b, c, d, e, f, g, h, WK((i) + 0));        \
+	BC_SHA512_ROUND(h, a, b, c, d, e, f, g, WK((i) + 1));        \
+	BC_SHA512_ROUND(g, h, a, b, c, d, e, f, WK((i) + 2));        \
+	BC_SHA512_ROUND(f, g, h, a, b, c, d, e, WK((i) + 3));        \
+	BC_SHA512_ROUND(e, f, g, h, a, b, c, d, WK((i) + 4));        \
+	BC_SHA512_ROUND(d, e, f, g, h, a, b, c, WK((i) + 5));        \
+	BC_SHA512_ROUND(c, d, e, f, g, h, a, b, WK((i) + 6));        \
+	BC_SHA512_ROUND(b, c, d, e, f, g, h, a, WK((i) + 7))
+
+/* The sha512 and sha384 drivers of one compress: one core, two initial
+ * values, the digest all eight words or the first six (6.5). */
+#define BC_SHA512_SHASH(id512, id384, drv512, drv384, prio, cpu_bits, compress)                 \
+	BC_MD64_SHASH(id512, "sha512", drv512, prio, cpu_bits, bc_sha512_iv, compress, 64);    \
+	BC_MD64_SHASH(id384, "sha384", drv384, prio, cpu_bits, bc_sha384_iv, compress, 48)
+
+#endif
