@@ -213,14 +213,6 @@ static const struct bc_aead_alg *stream_alg(const struct bc_aead_alg *alg, int *
 	return found;
 }
 
-/* SP 800-38D 5.2.1.1: at most 2^39 - 256 bits of plaintext, and at most
- * 2^64 - 1 bits of IV and of AAD, whose bit lengths GHASH encodes in 64 bits
- * (limits only a 64-bit size_t can reach). */
-static int gcm_too_long(uint64_t ivlen, uint64_t adlen, uint64_t len)
-{
-	return len > (((uint64_t)1 << 39) - 256) / 8 || ivlen > UINT64_MAX / 8 || adlen > UINT64_MAX / 8;
-}
-
 int bc_aead_alloc(bc_aead **tfm, const char *name)
 {
 	const struct bc_aead_alg *alg;
@@ -308,11 +300,11 @@ static int aead_check(const bc_aead *tfm, const uint8_t *iv, size_t ivlen, const
 		return -EINVAL;
 	if (!tfm->keyed)
 		return -ENOKEY;
-	if (!iv || !ivlen || (adlen && !ad) || (len && (!src || !dst)) || !tag || gcm_too_long(ivlen, adlen, len))
+	if (!iv || !ivlen || (adlen && !ad) || (len && (!src || !dst)) || !tag)
 		return -EINVAL;
 	if (tfm->alg->check)
 		return tfm->alg->check(tfm->alg, iv, ivlen, adlen, len);
-	return 0;
+	return bc_gcm_too_long(ivlen, adlen, len) ? -EINVAL : 0;
 }
 
 /* For the algorithms that read the associated data and the text as one
@@ -413,7 +405,7 @@ void bc_aead_req_free(bc_aead_req *req)
 
 int bc_aead_start(bc_aead_req *req, int encrypt, const uint8_t *iv, size_t ivlen)
 {
-	if (!req || !iv || !ivlen || gcm_too_long(ivlen, 0, 0))
+	if (!req || !iv || !ivlen || bc_gcm_too_long(ivlen, 0, 0))
 		return -EINVAL;
 	if (!req->tfm->keyed)
 		return -ENOKEY;
@@ -427,7 +419,7 @@ int bc_aead_start(bc_aead_req *req, int encrypt, const uint8_t *iv, size_t ivlen
 
 int bc_aead_update_ad(bc_aead_req *req, const uint8_t *ad, size_t len)
 {
-	if (!req || req->state != REQ_AD || (len && !ad) || gcm_too_long(0, req->adlen + len, 0) ||
+	if (!req || req->state != REQ_AD || (len && !ad) || bc_gcm_too_long(0, req->adlen + len, 0) ||
 	    req->adlen + len < req->adlen)
 		return -EINVAL;
 	if (!len)
@@ -439,7 +431,7 @@ int bc_aead_update_ad(bc_aead_req *req, const uint8_t *ad, size_t len)
 
 int bc_aead_update(bc_aead_req *req, const uint8_t *src, uint8_t *dst, size_t len)
 {
-	if (!req || req->state == REQ_IDLE || (len && (!src || !dst)) || gcm_too_long(0, 0, req->len + len) ||
+	if (!req || req->state == REQ_IDLE || (len && (!src || !dst)) || bc_gcm_too_long(0, 0, req->len + len) ||
 	    req->len + len < req->len)
 		return -EINVAL;
 	if (!len)

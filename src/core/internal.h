@@ -140,8 +140,9 @@ struct bc_aead_alg {
 	 * (rfc4106's 8-byte IV and ESP's assoclen, authenc's cipher IV) and in
 	 * their tag lengths. NULL: gcm's rules (any IV, tags 4, 8, 12..16). */
 	const struct bc_aead_alg *aead;        /* rfc4106, rfc4543, rfc4309: the AEAD they wrap */
-	/* 0 or -EINVAL, from the IV and the lengths; the front end asks before
-	 * every encrypt and decrypt, so the operations may rely on the shape. */
+	/* 0 or -EINVAL, from the IV and the lengths, in place of gcm's limits
+	 * (bc_gcm_too_long); the front end asks before every encrypt and
+	 * decrypt, so the operations may rely on the shape. */
 	int (*check)(const struct bc_aead_alg *self, const uint8_t *iv, size_t ivlen, size_t adlen, size_t len);
 	int (*setauthsize)(size_t taglen);   /* 0 or -EINVAL, taglen <= maxauthsize already checked */
 	/* Set when the operations read ad and the text as one buffer (rfc4543's
@@ -149,6 +150,15 @@ struct bc_aead_alg {
 	 * the caller's lie apart. */
 	int joined_ad;
 };
+
+/* SP 800-38D 5.2.1.1: at most 2^39 - 256 bits of plaintext, and at most
+ * 2^64 - 1 bits of IV and of AAD, whose bit lengths GHASH encodes in 64 bits
+ * (limits only a 64-bit size_t can reach). The front end's rule for gcm, and
+ * the ESP wrappers' over it. */
+static inline int bc_gcm_too_long(uint64_t ivlen, uint64_t adlen, uint64_t len)
+{
+	return len > (((uint64_t)1 << 39) - 256) / 8 || ivlen > UINT64_MAX / 8 || adlen > UINT64_MAX / 8;
+}
 
 /* ---- shashes (sha256, sm3, ghash, cmac, xcbc, cbcmac) ----------------------------
  * ctx holds the key (may be empty), desc the running state of one message

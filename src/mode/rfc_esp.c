@@ -114,6 +114,18 @@ static int esp_check(const struct bc_aead_alg *self, const uint8_t *iv, size_t i
 	return ivlen == ESP_IV && (adlen == 16 || adlen == 20) ? 0 : -EINVAL;
 }
 
+/* ESP's rules and GCM's length limits: the text (rfc4106), or the text as
+ * part of the AAD (rfc4543). */
+static int rfc4106_check(const struct bc_aead_alg *self, const uint8_t *iv, size_t ivlen, size_t adlen, size_t len)
+{
+	return bc_gcm_too_long(12, adlen, len) ? -EINVAL : esp_check(self, iv, ivlen, adlen, len);
+}
+
+static int rfc4543_check(const struct bc_aead_alg *self, const uint8_t *iv, size_t ivlen, size_t adlen, size_t len)
+{
+	return bc_gcm_too_long(12, (uint64_t)adlen + len, 0) ? -EINVAL : esp_check(self, iv, ivlen, adlen, len);
+}
+
 static int esp_authsize(size_t taglen)
 {
 	return taglen == 8 || taglen == 12 || taglen == 16 ? 0 : -EINVAL;
@@ -242,6 +254,7 @@ static void rfc4106_fill(struct bc_aead_alg *alg)
 	esp_fill(alg, 4);
 	alg->encrypt = rfc4106_encrypt;
 	alg->decrypt = rfc4106_decrypt;
+	alg->check = rfc4106_check;
 }
 
 static void rfc4543_fill(struct bc_aead_alg *alg)
@@ -250,6 +263,7 @@ static void rfc4543_fill(struct bc_aead_alg *alg)
 	alg->encrypt = rfc4543_encrypt;
 	alg->decrypt = rfc4543_decrypt;
 	alg->setauthsize = rfc4543_authsize;
+	alg->check = rfc4543_check;
 	alg->joined_ad = 1;
 }
 
