@@ -214,6 +214,7 @@ static const struct keyspec keyspecs[] = {
 	{ "sha256", { 0 } },
 	{ "sm3", { 0 } },
 	{ "sha1", { 0 } }, { "sha224", { 0 } }, { "sha384", { 0 } }, { "sha512", { 0 } }, { "md5", { 0 } },
+	{ "hmac(", { 1, 20, 32, 64 } },   /* any length is a key; these four for the fuzzers */
 };
 
 void alg_key_sizes(const char *alg, unsigned out[4])
@@ -259,6 +260,8 @@ const char *generic_driver_name(const char *alg, char *buf, size_t n)
 		snprintf(buf, n, "cts(cbc(%s-generic))", c);
 	else if (!strncmp(alg, "essiv(", 6))
 		snprintf(buf, n, "essiv(cbc(%s-generic),%s-generic)", c, !strcmp(c, "sm4") ? "sm3" : "sha256");
+	else if (!strncmp(alg, "hmac(", 5))
+		snprintf(buf, n, "hmac(%.*s-generic)", (int)strlen(alg) - 6, alg + 5);
 	else if (strchr(alg, '('))
 		snprintf(buf, n, "%.*s(%s-generic)", (int)(strchr(alg, '(') - alg), alg, c);
 	else

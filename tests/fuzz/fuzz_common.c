@@ -67,6 +67,8 @@ struct fz_alg fz_algs[] = {
 	{ .name = "cmac(sm4)" }, { .name = "xcbc(sm4)" }, { .name = "cbcmac(sm4)" },
 	{ .name = "sha256" }, { .name = "sm3" }, { .name = "ghash" },
 	{ .name = "sha1" }, { .name = "sha224" }, { .name = "sha384" }, { .name = "sha512" }, { .name = "md5" },
+	/* after the hashes: hmac is tried over each driver of its hash */
+	{ .name = "hmac(sha256)" }, { .name = "hmac(sm3)" }, { .name = "hmac(sha1)" }, { .name = "hmac(sha512)" },
 };
 const size_t fz_nalgs = sizeof(fz_algs) / sizeof(fz_algs[0]);
 
@@ -168,7 +170,10 @@ void fz_setup(void)
 		bc_list_drivers(collect_listed, a);
 		bc_list_drivers(collect_ciphers, &cl);
 		snprintf(pre, sizeof(pre), "%.*s", (int)strcspn(a->name, "("), a->name);
-		if (!strcmp(pre, "ecb") || !strcmp(pre, "cbc") || !strcmp(pre, "ctr") || strstr(pre, "mac")) {
+		if (!strcmp(pre, "hmac")) {
+			snprintf(buf, sizeof(buf), "%.*s", (int)strlen(a->name) - 6, a->name + 5);
+			add_over(a, "hmac", alg_named(buf), "");
+		} else if (!strcmp(pre, "ecb") || !strcmp(pre, "cbc") || !strcmp(pre, "ctr") || strstr(pre, "mac")) {
 			for (size_t j = 0; j < cl.n; j++) {
 				snprintf(buf, sizeof(buf), "%s(%s)", pre, cl.d[j]);
 				add_cand(a, buf);

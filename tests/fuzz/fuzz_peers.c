@@ -269,6 +269,38 @@ static int peer_xcbc(const struct peer *p, const char *c, const uint8_t *key, si
 	return r;
 }
 
+/* hmac (RFC 2104) from the peer's one-shot hash: H(K ^ opad || H(K ^ ipad || m)), a key longer than
+ * the block hashed first. */
+static int peer_hmac(const struct peer *p, const char *alg, const uint8_t *key, size_t keylen, const uint8_t *msg,
+		     size_t len, uint8_t mac[64])
+{
+	char h[16];
+	size_t bs, dl;
+	uint8_t k[128] = { 0 }, inner[64], *buf;
+	int r;
+
+	snprintf(h, sizeof(h), "%.*s", (int)strlen(alg) - 6, alg + 5);
+	bs = !strcmp(h, "sha384") || !strcmp(h, "sha512") ? 128 : 64;
+	dl = !strcmp(h, "sha1") ? 20 : !strcmp(h, "sha512") ? 64 : 32;
+	if (keylen > bs) {
+		if (p->hash(h, key, keylen, k))
+			return -1;
+	} else {
+		memcpy(k, key, keylen);
+	}
+	buf = malloc(bs + (len > dl ? len : dl));
+	for (size_t i = 0; i < bs; i++)
+		buf[i] = k[i] ^ 0x36;
+	memcpy(buf + bs, msg, len);
+	r = p->hash(h, buf, bs + len, inner);
+	for (size_t i = 0; i < bs; i++)
+		buf[i] = k[i] ^ 0x5c;
+	memcpy(buf + bs, inner, dl);
+	r |= p->hash(h, buf, bs + dl, mac);
+	free(buf);
+	return r;
+}
+
 static void compare(const char *what, const struct peer *p, const char *alg, const char *drv, const uint8_t *ours,
 		    const uint8_t *theirs, size_t n, size_t len)
 {
@@ -370,6 +402,7 @@ static void peer_shash(struct fz *f, const struct fz_alg *a, const char *drv, co
 		int r = !strncmp(a->name, "cmac(", 5)     ? p->cmac(c, key, keylen, msg, len, theirs)
 			: !strncmp(a->name, "xcbc(", 5)   ? peer_xcbc(p, c, key, keylen, msg, len, theirs)
 			: !strncmp(a->name, "cbcmac(", 7) ? peer_cbcmac(p, c, key, keylen, msg, len, theirs)
+			: !strncmp(a->name, "hmac(", 5)   ? peer_hmac(p, a->name, key, keylen, msg, len, theirs)
 							  : p->hash(a->name, msg, len, theirs);
 
 		if (!r)
