@@ -291,8 +291,12 @@ int bc_aead_setkey(bc_aead *tfm, const uint8_t *key, size_t keylen)
  * for the applications of its appendix C — the kernel's crypto_gcm_setauthsize set. */
 int bc_aead_setauthsize(bc_aead *tfm, size_t taglen)
 {
-	if (!tfm || !(taglen == 4 || taglen == 8 || (taglen >= 12 && taglen <= tfm->alg->maxauthsize)))
+	if (tfm && tfm->alg->setauthsize) {
+		if (tfm->alg->setauthsize(taglen))
+			return -EINVAL;
+	} else if (!tfm || !(taglen == 4 || taglen == 8 || (taglen >= 12 && taglen <= tfm->alg->maxauthsize))) {
 		return -EINVAL;
+	}
 	tfm->authsize = taglen;
 	return 0;
 }
@@ -304,9 +308,11 @@ static int aead_check(const bc_aead *tfm, const uint8_t *iv, size_t ivlen, const
 		return -EINVAL;
 	if (!tfm->keyed)
 		return -ENOKEY;
-	if (!iv || !ivlen || (adlen && !ad) || (len && (!src || !dst)) || !tag || gcm_too_long(ivlen, adlen, len))
+	if (!iv || !ivlen || (adlen && !ad) || (len && (!src || !dst)) || !tag)
 		return -EINVAL;
-	return 0;
+	if (tfm->alg->check)
+		return tfm->alg->check(iv, ivlen, adlen, len);
+	return gcm_too_long(ivlen, adlen, len) ? -EINVAL : 0;
 }
 
 int bc_aead_encrypt(const bc_aead *tfm, const uint8_t *iv, size_t ivlen, const uint8_t *ad, size_t adlen,

@@ -130,6 +130,12 @@ struct bc_aead_alg {
 	const struct bc_skcipher_alg *inner;   /* gcm_base: the ctr skcipher */
 	const struct bc_shash_alg *hash;       /* gcm_base: the ghash shash */
 	const struct bc_cipher_alg *cipher;    /* gcm_base: the block cipher under ctr */
+	/* Optional (ccm): the algorithm's own rules, in place of GCM's, for
+	 * the tag length (0 or -EINVAL) and for the IV and the lengths of a
+	 * message (0, -EINVAL, or -EOVERFLOW for a text too long for the IV's
+	 * length field), checked by the front end before any operation. */
+	int  (*setauthsize)(size_t taglen);
+	int  (*check)(const uint8_t *iv, size_t ivlen, size_t adlen, size_t len);
 };
 
 /* ---- shashes (sha256, sm3, ghash, cmac, xcbc, cbcmac) ----------------------------

@@ -41,6 +41,7 @@ struct instance {
 static const struct bc_template *const templates[] = {
 	&bc_tmpl_ecb, &bc_tmpl_cbc, &bc_tmpl_ctr, &bc_tmpl_cts, &bc_tmpl_xts,
 	&bc_tmpl_essiv, &bc_tmpl_gcm, &bc_tmpl_cmac, &bc_tmpl_xcbc, &bc_tmpl_cbcmac,
+	&bc_tmpl_ccm,
 };
 
 /* Every algorithm name the library answers to, in the order list shows them. */
@@ -50,6 +51,7 @@ static const char *const algorithm_names[] = {
 	"gcm(aes)", "cmac(aes)", "xcbc(aes)", "cbcmac(aes)",
 	"ecb(sm4)", "cbc(sm4)", "ctr(sm4)", "cts(cbc(sm4))", "xts(sm4)", "essiv(cbc(sm4),sm3)",
 	"gcm(sm4)", "cmac(sm4)", "xcbc(sm4)", "cbcmac(sm4)",
+	"ccm(aes)", "ccm(sm4)",
 };
 #define N_ALGNAMES (sizeof(algorithm_names) / sizeof(algorithm_names[0]))
 
@@ -257,6 +259,13 @@ static struct entry *instantiate(const struct bc_template *t, struct entry *in, 
 		n1 = snprintf(name, sizeof(name), "essiv(%s,%s)", in->name, hash->name);
 		n2 = snprintf(driver, sizeof(driver), "essiv(%s,%s)", in->driver, hash->driver);
 		break;
+	case BC_ARGS_CCM: /* the kernel averages the two priorities */
+		if (inner_arg(in->name, "ctr", x))
+			return NULL;
+		n1 = snprintf(name, sizeof(name), "ccm(%s)", x);
+		n2 = snprintf(driver, sizeof(driver), "ccm_base(%s,%s)", in->driver, hash->driver);
+		prio = (in->priority + hash->priority) / 2;
+		break;
 	default: /* BC_ARGS_GCM; the kernel averages the two priorities */
 		if (inner_arg(in->name, "ctr", x))
 			return NULL;
@@ -306,7 +315,7 @@ static struct entry *instantiate(const struct bc_template *t, struct entry *in, 
 		inst->u.aead.cpu = inst->e.cpu;
 		inst->u.aead.inner = in->alg;
 		inst->u.aead.hash = hash->alg;
-		inst->u.aead.cipher = cipher->alg;
+		inst->u.aead.cipher = cipher ? cipher->alg : NULL;
 		t->fill_aead(&inst->u.aead);
 		inst->e.alg = &inst->u.aead;
 		break;
@@ -386,6 +395,22 @@ static struct entry *build(const struct parsed *p, int by_driver)
 		if (!cipher)
 			return NULL;
 		break;
+	case BC_ARGS_CCM: {
+		char y[NAME_MAX_LEN + 8];
+
+		if (p->nargs != (by_driver ? 2 : 1))
+			return NULL;
+		if (!by_driver) {
+			snprintf(x, sizeof(x), "ctr(%s)", p->args[0]);
+			snprintf(y, sizeof(y), "cbcmac(%s)", p->args[0]);
+		}
+		in = lookup(BC_TYPE_SKCIPHER, by_driver ? p->args[0] : x, by_driver);
+		hash = lookup(BC_TYPE_SHASH, by_driver ? p->args[1] : y, by_driver);
+		/* ctr(X) and cbcmac(X) over the same cipher X */
+		if (!in || !hash || inner_arg(in->name, "ctr", x) || inner_arg(hash->name, "cbcmac", y) || strcmp(x, y))
+			return NULL;
+		break;
+	}
 	}
 	if (!in || !usable(in))
 		return NULL;

@@ -30,6 +30,7 @@ enum bc_tmpl_args {
 	BC_ARGS_ECB,        /* xts(X): over the ecb(X) skcipher */
 	BC_ARGS_ESSIV,      /* essiv(cbc(X),H): over a cbc skcipher, a hash and the cipher X */
 	BC_ARGS_GCM,        /* gcm(X) = gcm_base(ctr(X),ghash) */
+	BC_ARGS_CCM,        /* ccm(X) = ccm_base(ctr(X),cbcmac(X)) */
 };
 
 struct bc_template {
@@ -44,6 +45,7 @@ struct bc_template {
 
 extern const struct bc_template bc_tmpl_ecb, bc_tmpl_cbc, bc_tmpl_ctr, bc_tmpl_cts, bc_tmpl_xts,
 	bc_tmpl_essiv, bc_tmpl_gcm, bc_tmpl_cmac, bc_tmpl_xcbc, bc_tmpl_cbcmac;
+extern const struct bc_template bc_tmpl_ccm;
 
 /* The ctr mode's counter step (128-bit big-endian increment), shared with gcm. */
 void bc_ctr_add(uint8_t ctr[16], uint64_t n);
@@ -83,5 +85,14 @@ void bc_mac_update(const void *ctx, void *desc, const uint8_t *data, size_t len)
 void bc_mac_final(const void *ctx, void *desc, uint8_t *out);
 void bc_mac_digest_many(const void *ctx, unsigned n, const uint8_t *const msgs[], const size_t lens[],
 			uint8_t *const outs[]);
+
+
+/* ---- ccm (ccm.c): the rules and block formats the template and the fused
+ * drivers share. */
+#define BC_CCM_HDR_MAX 10   /* longest encoding of the AD length: 0xffff and 8 bytes */
+int bc_ccm_setauthsize(size_t taglen);
+int bc_ccm_check(const uint8_t *iv, size_t ivlen, size_t adlen, size_t len);
+size_t bc_ccm_format(const uint8_t iv[16], size_t adlen, size_t len, size_t taglen, uint8_t b0[16],
+		     uint8_t a0[16], uint8_t hdr[BC_CCM_HDR_MAX]);
 
 #endif
