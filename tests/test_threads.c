@@ -62,6 +62,7 @@ struct job {
 	bc_aead *ae;
 	const uint8_t *key;
 	size_t keylen;
+	size_t ivlen;                /* aead: 12 (gcm), or 16 (ccm: the kernel's counter block, L = 4) */
 	uint8_t pt[NTHREADS][LEN], want[NTHREADS][LEN + 16], iv[NTHREADS][16];
 	int bad[NTHREADS];
 };
@@ -84,10 +85,10 @@ static void *worker(void *arg)
 			if (bc_skcipher_encrypt(j->sk, iv, j->pt[id], out, len) || memcmp(out, j->want[id], len))
 				j->bad[id]++;
 		} else if (j->ae) {
-			if (bc_aead_encrypt(j->ae, j->iv[id], 12, j->iv[id], 16, j->pt[id], out, len, out + len) ||
+			if (bc_aead_encrypt(j->ae, j->iv[id], j->ivlen, j->iv[id], 16, j->pt[id], out, len, out + len) ||
 			    memcmp(out, j->want[id], len + bc_aead_authsize(j->ae)))
 				j->bad[id]++;
-			if (bc_aead_decrypt(j->ae, j->iv[id], 12, j->iv[id], 16, j->want[id], out, len, j->want[id] + len) ||
+			if (bc_aead_decrypt(j->ae, j->iv[id], j->ivlen, j->iv[id], 16, j->want[id], out, len, j->want[id] + len) ||
 			    memcmp(out, j->pt[id], len))
 				j->bad[id]++;
 		} else {
@@ -128,7 +129,10 @@ static int each(const struct bc_driver_info *info, void *arg)
 	for (size_t t = 0; t < NTHREADS; t++) {
 		rng_fill(j->pt[t], LEN);
 		rng_fill(j->iv[t], 16);
+		if (!strncmp(info->name, "ccm(", 4))
+			j->iv[t][0] = 3;
 	}
+	j->ivlen = strncmp(info->name, "ccm(", 4) ? 12 : 16;
 	int ok = 1;
 	if (info->type == BC_TYPE_SKCIPHER) {
 		ok = !bc_skcipher_alloc(&j->sk, info->driver) && !bc_skcipher_setkey(j->sk, key, j->keylen);
@@ -137,7 +141,7 @@ static int each(const struct bc_driver_info *info, void *arg)
 	} else if (info->type == BC_TYPE_AEAD) {
 		ok = !bc_aead_alloc(&j->ae, info->driver) && !bc_aead_setkey(j->ae, key, j->keylen);
 		for (size_t t = 0; ok && t < NTHREADS; t++)
-			ok = !bc_aead_encrypt(j->ae, j->iv[t], 12, j->iv[t], 16, j->pt[t], j->want[t], len,
+			ok = !bc_aead_encrypt(j->ae, j->iv[t], j->ivlen, j->iv[t], 16, j->pt[t], j->want[t], len,
 					      j->want[t] + len);
 	} else {
 		bc_shash *h;

@@ -25,6 +25,8 @@ extern const struct bc_skcipher_alg bc_ecb_aes_vaes_avx512, bc_cbc_aes_vaes_avx5
 extern const struct bc_shash_alg bc_ghash_pclmul;
 extern const struct bc_shash_alg bc_ghash_vpclmul_avx2;
 extern const struct bc_aead_alg bc_gcm_aes_aesni;
+/* x86 fused CCM (src/arch/x86/ccm_*.c) */
+extern const struct bc_aead_alg bc_ccm_aes_aesni;
 #if defined(__x86_64__)
 extern const struct bc_aead_alg bc_gcm_aes_vaes_avx2, bc_gcm_aes_vaes_avx512;
 #endif
