@@ -163,31 +163,72 @@ static void skcipher_cross(const char *alg)
 }
 
 /* ---- aead ---------------------------------------------------------------------------------------- */
+/* The drivers of alg and the reference (reference_set), each allocated into tfm; the reference's index or -1. */
+static int aead_drivers(const char *alg, struct drv_set *ds, bc_aead **tfm)
+{
+	int r = reference_set(alg, ds);
+	if (r < 0)
+		return -1;
+	printf("  %-26s %zu drivers, reference %s\n", alg, ds->n, ds->info[r].driver);
+	for (size_t d = 0; d < ds->n; d++) {
+		int rc = bc_aead_alloc(&tfm[d], ds->info[d].driver);
+		set_context("%s [%s]", alg, ds->info[d].driver);
+		CHECK(rc == 0, "alloc: %d", rc);
+	}
+	return r;
+}
+
+static void aead_setkeys(bc_aead **tfm, size_t n, const uint8_t *key, unsigned klen)
+{
+	for (size_t d = 0; d < n; d++)
+		if (tfm[d])
+			CHECK(bc_aead_setkey(tfm[d], key, klen) == 0, "setkey");
+}
+
+/* One driver on one message (pt, len) against the reference's ref_ct and tag_ref: out of place at random
+ * misalignments and in place, encrypting and decrypting; a write outside dst or the tag is caught. */
+static void aead_vs_reference(bc_aead *t, const uint8_t *iv, size_t ivlen, const uint8_t *ad, size_t adlen, size_t len,
+			      size_t tl, const uint8_t *tag_ref)
+{
+	uint8_t tag[16];
+	int rc = bc_aead_setauthsize(t, tl);
+	size_t so = 1 + rng_below(15), doff = 1 + rng_below(15);
+
+	memcpy(bufa + so, pt, len);
+	memset(bufb, 0x5c, sizeof(bufb));
+	memset(tag, 0x5c, sizeof(tag));
+	rc |= bc_aead_encrypt(t, iv, ivlen, ad, adlen, bufa + so, bufb + doff, len, tag);
+	CHECK(rc == 0 && !memcmp(bufb + doff, ref_ct, len) && !memcmp(tag, tag_ref, tl),
+	      "encrypt: %d, tag %s want %s", rc, hex_str(tag, tl), hex_str(tag_ref, tl));
+	CHECK(bufb[doff - 1] == 0x5c && bufb[doff + len] == 0x5c && (tl == 16 || tag[tl] == 0x5c),
+	      "encrypt wrote outside dst/tag");
+	memcpy(bufc + so, pt, len);
+	rc = bc_aead_encrypt(t, iv, ivlen, ad, adlen, bufc + so, bufc + so, len, tag);
+	CHECK(rc == 0 && !memcmp(bufc + so, ref_ct, len) && !memcmp(tag, tag_ref, tl), "encrypt in place: %d", rc);
+	memcpy(bufa + so, ref_ct, len);
+	rc = bc_aead_decrypt(t, iv, ivlen, ad, adlen, bufa + so, bufb + doff, len, tag_ref);
+	CHECK(rc == 0 && !memcmp(bufb + doff, pt, len), "decrypt: %d", rc);
+	rc = bc_aead_decrypt(t, iv, ivlen, ad, adlen, bufa + so, bufa + so, len, tag_ref);
+	CHECK(rc == 0 && !memcmp(bufa + so, pt, len), "decrypt in place: %d", rc);
+}
+
 static void aead_cross(const char *alg)
 {
 	struct drv_set ds;
-	int r = reference_set(alg, &ds);
+	bc_aead *tfm[MAX_DRIVERS] = { 0 };
+	int r = aead_drivers(alg, &ds, tfm);
 	if (r < 0)
 		return;
-	printf("  %-26s %zu drivers, reference %s\n", alg, ds.n, ds.info[r].driver);
 	unsigned sizes[4];
 	alg_key_sizes(alg, sizes);
-	bc_aead *tfm[MAX_DRIVERS] = { 0 };
-	for (size_t d = 0; d < ds.n; d++) {
-		int rc = bc_aead_alloc(&tfm[d], ds.info[d].driver);
-		set_context("%s [%s]", alg, ds.info[d].driver);
-		CHECK(rc == 0, "alloc: %d", rc);
-	}
 	static const size_t taglens[] = { 16, 4, 8, 12, 13, 14, 15 };
 	size_t samples = test_quick() ? 60 : 900;
 	for (int k = 0; k < 4 && sizes[k] && tfm[r]; k++) {
 		uint8_t key[32];
 		rng_fill(key, sizes[k]);
-		for (size_t d = 0; d < ds.n; d++)
-			if (tfm[d])
-				CHECK(bc_aead_setkey(tfm[d], key, sizes[k]) == 0, "setkey");
+		aead_setkeys(tfm, ds.n, key, sizes[k]);
 		for (size_t s = 0; s < samples; s++) {
-			uint8_t iv[64], ad[80], tag_ref[16], tag[16];
+			uint8_t iv[64], ad[80], tag_ref[16];
 			size_t ivlen = s % 2 ? 12 : 1 + rng_below(64);
 			size_t adlen = s < 81 ? s : rng_below(81);
 			size_t len = s < nlens ? lens[(s * 7) % nlens] : lens[rng_below(nlens)];
@@ -207,24 +248,7 @@ static void aead_cross(const char *alg)
 					continue;
 				set_context("%s [%s] key %u iv %zu ad %zu len %zu tag %zu", alg, ds.info[d].driver, sizes[k], ivlen,
 				            adlen, len, tl);
-				rc = bc_aead_setauthsize(tfm[d], tl);
-				size_t so = 1 + rng_below(15), doff = 1 + rng_below(15);
-				memcpy(bufa + so, pt, len);
-				memset(bufb, 0x5c, sizeof(bufb));
-				memset(tag, 0x5c, sizeof(tag));
-				rc |= bc_aead_encrypt(tfm[d], iv, ivlen, ad, adlen, bufa + so, bufb + doff, len, tag);
-				CHECK(rc == 0 && !memcmp(bufb + doff, ref_ct, len) && !memcmp(tag, tag_ref, tl),
-				      "encrypt: %d, tag %s want %s", rc, hex_str(tag, tl), hex_str(tag_ref, tl));
-				CHECK(bufb[doff - 1] == 0x5c && bufb[doff + len] == 0x5c && (tl == 16 || tag[tl] == 0x5c),
-				      "encrypt wrote outside dst/tag");
-				memcpy(bufc + so, pt, len);
-				rc = bc_aead_encrypt(tfm[d], iv, ivlen, ad, adlen, bufc + so, bufc + so, len, tag);
-				CHECK(rc == 0 && !memcmp(bufc + so, ref_ct, len) && !memcmp(tag, tag_ref, tl), "encrypt in place: %d", rc);
-				memcpy(bufa + so, ref_ct, len);
-				rc = bc_aead_decrypt(tfm[d], iv, ivlen, ad, adlen, bufa + so, bufb + doff, len, tag_ref);
-				CHECK(rc == 0 && !memcmp(bufb + doff, pt, len), "decrypt: %d", rc);
-				rc = bc_aead_decrypt(tfm[d], iv, ivlen, ad, adlen, bufa + so, bufa + so, len, tag_ref);
-				CHECK(rc == 0 && !memcmp(bufa + so, pt, len), "decrypt in place: %d", rc);
+				aead_vs_reference(tfm[d], iv, ivlen, ad, adlen, len, tl, tag_ref);
 			}
 		}
 	}
@@ -612,25 +636,17 @@ static void ccm_cross(const char *alg)
 	static const size_t taglens[] = { 16, 4, 6, 8, 10, 12, 14 };
 	static const size_t long_ad[] = { 0xfeff, 0xff00, 0xff01, 0xff0f };
 	struct drv_set ds;
-	int r = reference_set(alg, &ds);
+	bc_aead *tfm[MAX_DRIVERS] = { 0 };
+	int r = aead_drivers(alg, &ds, tfm);
 	if (r < 0)
 		return;
-	printf("  %-26s %zu drivers, reference %s\n", alg, ds.n, ds.info[r].driver);
 	unsigned sizes[4];
 	alg_key_sizes(alg, sizes);
-	bc_aead *tfm[MAX_DRIVERS] = { 0 };
-	for (size_t d = 0; d < ds.n; d++) {
-		int rc = bc_aead_alloc(&tfm[d], ds.info[d].driver);
-		set_context("%s [%s]", alg, ds.info[d].driver);
-		CHECK(rc == 0, "alloc: %d", rc);
-	}
 	size_t samples = test_quick() ? 80 : 1400;
 	for (int k = 0; k < 4 && sizes[k] && tfm[r]; k++) {
 		uint8_t key[32];
 		rng_fill(key, sizes[k]);
-		for (size_t d = 0; d < ds.n; d++)
-			if (tfm[d])
-				CHECK(bc_aead_setkey(tfm[d], key, sizes[k]) == 0, "setkey");
+		aead_setkeys(tfm, ds.n, key, sizes[k]);
 		for (size_t s = 0; s < samples; s++) {
 			uint8_t iv[16], tag_ref[16], tag[16];
 			size_t adlen = s < 301 ? s : rng_below(301);
@@ -658,29 +674,11 @@ static void ccm_cross(const char *alg)
 					continue;
 				set_context("%s [%s] key %u L %u ad %zu len %zu tag %zu", alg, ds.info[d].driver, sizes[k],
 				            iv[0] + 1u, adlen, len, tl);
-				rc = bc_aead_setauthsize(tfm[d], tl);
-				size_t so = 1 + rng_below(15), doff = 1 + rng_below(15);
-				memcpy(bufa + so, pt, len);
-				memset(bufb, 0x5c, sizeof(bufb));
-				memset(tag, 0x5c, sizeof(tag));
-				rc |= bc_aead_encrypt(tfm[d], iv, 16, ccm_ad, adlen, bufa + so, bufb + doff, len, tag);
-				CHECK(rc == 0 && !memcmp(bufb + doff, ref_ct, len) && !memcmp(tag, tag_ref, tl),
-				      "encrypt: %d, tag %s want %s", rc, hex_str(tag, tl), hex_str(tag_ref, tl));
-				CHECK(bufb[doff - 1] == 0x5c && bufb[doff + len] == 0x5c && (tl == 16 || tag[tl] == 0x5c),
-				      "encrypt wrote outside dst/tag");
-				memcpy(bufc + so, pt, len);
-				rc = bc_aead_encrypt(tfm[d], iv, 16, ccm_ad, adlen, bufc + so, bufc + so, len, tag);
-				CHECK(rc == 0 && !memcmp(bufc + so, ref_ct, len) && !memcmp(tag, tag_ref, tl), "encrypt in place: %d", rc);
-				memcpy(bufa + so, ref_ct, len);
-				rc = bc_aead_decrypt(tfm[d], iv, 16, ccm_ad, adlen, bufa + so, bufb + doff, len, tag_ref);
-				CHECK(rc == 0 && !memcmp(bufb + doff, pt, len), "decrypt: %d", rc);
-				rc = bc_aead_decrypt(tfm[d], iv, 16, ccm_ad, adlen, bufa + so, bufa + so, len, tag_ref);
-				CHECK(rc == 0 && !memcmp(bufa + so, pt, len), "decrypt in place: %d", rc);
+				aead_vs_reference(tfm[d], iv, 16, ccm_ad, adlen, len, tl, tag_ref);
 				tag[0] = tag_ref[0] ^ 1;
 				memcpy(tag + 1, tag_ref + 1, 15);
-				memcpy(bufa + so, ref_ct, len);
-				rc = bc_aead_decrypt(tfm[d], iv, 16, ccm_ad, adlen, bufa + so, bufb + doff, len, tag);
-				CHECK(rc == -EBADMSG && untouched(bufb + doff, len, 0), "decrypt with a bad tag: %d", rc);
+				rc = bc_aead_decrypt(tfm[d], iv, 16, ccm_ad, adlen, ref_ct, bufb, len, tag);
+				CHECK(rc == -EBADMSG && untouched(bufb, len, 0), "decrypt with a bad tag: %d", rc);
 			}
 		}
 	}
