@@ -84,6 +84,7 @@ const struct bc_aead_alg *const bc_aead_drivers[] = {
 	/* arm64 */
 	&bc_gcm_aes_ce,
 	&bc_gcm_sm4_ce,
+	&bc_ccm_aes_ce,
 #endif
 	NULL
 };

@@ -61,6 +61,8 @@ extern const struct bc_skcipher_alg bc_ecb_sm4_ce, bc_cbc_sm4_ce, bc_ctr_sm4_ce,
 extern const struct bc_shash_alg bc_cmac_sm4_ce, bc_xcbc_sm4_ce, bc_cbcmac_sm4_ce;
 extern const struct bc_shash_alg bc_ghash_ce;
 extern const struct bc_aead_alg bc_gcm_aes_ce, bc_gcm_sm4_ce;
+/* arm64 fused CCM (src/arch/arm64/ccm_aes_ce.c) */
+extern const struct bc_aead_alg bc_ccm_aes_ce;
 extern const struct bc_cipher_alg bc_aes_neon;
 extern const struct bc_skcipher_alg bc_ecb_aes_neon, bc_cbc_aes_neon, bc_ctr_aes_neon, bc_xts_aes_neon;
 /* arm64 hashes with the SHA2 and SM3 instructions (src/arch/arm64/sha256_ce.c, sm3_ce.c) */

@@ -10,3 +10,4 @@ FILE_CFLAGS_gcm_aes_ce := -march=armv8-a+crypto
 FILE_CFLAGS_gcm_sm4_ce := -march=armv8.2-a+crypto+sm4
 FILE_CFLAGS_sha256_ce := -march=armv8-a+crypto
 FILE_CFLAGS_sm3_ce := -march=armv8.2-a+crypto+sm4
+FILE_CFLAGS_ccm_aes_ce := -march=armv8-a+crypto
