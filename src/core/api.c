@@ -266,7 +266,7 @@ int bc_aead_alloc(bc_aead **tfm, const char *name)
 void bc_aead_free(bc_aead *tfm)
 {
 	if (tfm) {
-		if (tfm->stream_ctx != tfm->ctx)
+		if (tfm->stream_ctx && tfm->stream_ctx != tfm->ctx)   /* none: an AEAD without an incremental form */
 			ctx_free(tfm->stream_ctx, tfm->stream->ctxsize);
 		ctx_free(tfm->ctx, tfm->alg->ctxsize);
 		free(tfm);
