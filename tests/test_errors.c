@@ -415,6 +415,16 @@ static void name_errors(void)
 	static const char *bad[] = { "", "foo", "cbc(des)", "cbc(aes", "cbc(aes))", "xts(aes-generic-nope)", "ecb()",
 		"cbc(sm4)x", "gcm(des)", "cmac(sha256)", "essiv(cbc(aes),md5)", "sha1", "aes-generic-xyz", "CBC(AES)" };
 	set_context("names");
+	/* ccm_base takes a ctr and a cbcmac over one cipher, in that order */
+	static const char *bad_ccm[] = { "ccm(des)", "ccm(sha256)", "ccm_base(ctr(aes-generic),cbcmac(sm4-generic))",
+		"ccm_base(cbcmac(aes-generic),ctr(aes-generic))", "ccm_base(ctr(aes-generic),cmac(aes-generic))",
+		"ccm_base(ctr(aes-generic))" };
+	for (size_t i = 0; i < sizeof(bad_ccm) / sizeof(bad_ccm[0]); i++) {
+		bc_aead *a = NULL;
+		int r = bc_aead_alloc(&a, bad_ccm[i]);
+		CHECK(r == -ENOENT && !a, "\"%s\": %d, want -ENOENT", bad_ccm[i], r);
+		bc_aead_free(a);
+	}
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		bc_skcipher *s = NULL;
 		bc_aead *a = NULL;
