@@ -10,6 +10,7 @@
 #include <gcrypt.h>
 #include <nettle/aes.h>
 #include <nettle/cbc.h>
+#include <nettle/ccm.h>
 #include <nettle/cmac.h>
 #include <nettle/ctr.h>
 #include <nettle/gcm.h>
@@ -29,7 +30,7 @@ enum lib { L_BC, L_OSSL, L_GCRY, L_NETTLE, NLIBS };
 static const char *const lib_name[NLIBS] = { "blockcrypt", "openssl", "libgcrypt", "nettle" };
 static const char *const lib_colour[NLIBS] = { "#d62728", "#1f77b4", "#2ca02c", "#9467bd" };
 
-enum kind { ECB, CBC, CTR, XTS, GCM, CMAC, HASH, HMAC, ESP };
+enum kind { ECB, CBC, CTR, XTS, GCM, CMAC, HASH, HMAC, ESP, CCM };
 /* The hashes, and their names and digest lengths in the peers. */
 enum hash { H_SHA256, H_SM3, H_SHA1, H_SHA512 };
 static const char *const ossl_md[] = { "SHA256", "SM3", "SHA1", "SHA512" };
@@ -51,6 +52,7 @@ static const struct alg algs[] = {
 	{ "aes-128-xts", "xts(aes)", XTS, 0, 32 },   { "aes-256-xts", "xts(aes)", XTS, 0, 64 },
 	{ "aes-128-gcm", "gcm(aes)", GCM, 0, 16 },   { "aes-256-gcm", "gcm(aes)", GCM, 0, 32 },
 	{ "aes-128-cmac", "cmac(aes)", CMAC, 0, 16 }, { "aes-256-cmac", "cmac(aes)", CMAC, 0, 32 },
+	{ "aes-128-ccm", "ccm(aes)", CCM, 0, 16 },   { "aes-256-ccm", "ccm(aes)", CCM, 0, 32 },
 	{ "sm4-ecb", "ecb(sm4)", ECB, 1, 16 },       { "sm4-cbc", "cbc(sm4)", CBC, 1, 16 },
 	{ "sm4-ctr", "ctr(sm4)", CTR, 1, 16 },       { "sm4-xts", "xts(sm4)", XTS, 1, 32 },
 	{ "sm4-gcm", "gcm(sm4)", GCM, 1, 16 },       { "sm4-cmac", "cmac(sm4)", CMAC, 1, 16 },
@@ -95,6 +97,8 @@ struct impl {
 		struct xts_aes256_key x256;
 		struct gcm_aes128_ctx g128;
 		struct gcm_aes256_ctx g256;
+		struct ccm_aes128_ctx m128;
+		struct ccm_aes256_ctx m256;
 		struct cmac_aes128_ctx c128;
 		struct cmac_aes256_ctx c256;
 		struct sha256_ctx sha;
@@ -106,7 +110,8 @@ struct impl {
 	} nt;
 };
 
-/* One operation: src to dst (may be equal) under the 16-byte iv (gcm: its first 12 bytes),
+/* One operation: src to dst (may be equal) under the 16-byte iv (gcm and ccm: its first 12 bytes
+ * are the nonce; ccm: 16-byte tags, no AD, so L = 3),
  * which cbc and ctr may advance in place, as each library's API does; tag receives the GCM
  * tag, MAC or digest. 0 or -1. */
 struct lib_ops {
@@ -131,6 +136,7 @@ static int bc_open(struct impl *im)
 	switch (im->a->kind) {
 	case GCM:
 	case ESP:
+	case CCM:
 		return bc_aead_alloc(&im->ae, im->a->bc) || bc_aead_setkey(im->ae, im->key, im->a->keylen) ? -1 : 0;
 	case HMAC:
 		if (bc_shash_alloc(&im->sh, im->a->bc) == -ENOENT)
@@ -156,6 +162,20 @@ static int bc_op(struct impl *im, uint8_t *iv, const uint8_t *src, uint8_t *dst,
 		memcpy(ad, esp_header, 8);
 		memcpy(ad + 8, iv, 8);
 		return bc_aead_encrypt(im->ae, iv, 8, ad, sizeof(ad), src, dst, len, tag) ? -1 : 0;
+	}
+	case CCM: {
+		/* The caller builds the kernel's counter block from the nonce: iv[0] = L - 1 = 2,
+		 * the 12 bytes, a zero counter; as two 8-byte words, which the driver's two
+		 * 8-byte loads take straight from the store buffer. */
+		uint64_t n0, n1 = 0, w[2];
+		uint8_t kiv[16];
+
+		memcpy(&n0, iv, 8);
+		memcpy(&n1, iv + 8, 4);
+		w[0] = 2 | n0 << 8;
+		w[1] = n0 >> 56 | n1 << 8;
+		memcpy(kiv, w, 16);
+		return bc_aead_encrypt(im->ae, kiv, 16, src, 0, src, dst, len, tag) ? -1 : 0;
 	}
 	case CMAC:
 	case HASH:
@@ -216,7 +236,16 @@ static int ossl_open(struct impl *im)
 	if (!im->ocipher)
 		return 1;
 	im->octx = EVP_CIPHER_CTX_new();
-	if (!im->octx || !EVP_CipherInit_ex2(im->octx, im->ocipher, im->key, NULL, !decrypt, NULL))
+	if (!im->octx)
+		return -1;
+	if (a->kind == CCM) {
+		/* the nonce and tag lengths come before the key */
+		if (!EVP_CipherInit_ex2(im->octx, im->ocipher, NULL, NULL, 1, NULL) ||
+		    !EVP_CIPHER_CTX_ctrl(im->octx, EVP_CTRL_AEAD_SET_IVLEN, 12, NULL) ||
+		    !EVP_CIPHER_CTX_ctrl(im->octx, EVP_CTRL_AEAD_SET_TAG, 16, NULL))
+			return -1;
+	}
+	if (!EVP_CipherInit_ex2(im->octx, a->kind == CCM ? NULL : im->ocipher, im->key, NULL, !decrypt, NULL))
 		return -1;
 	EVP_CIPHER_CTX_set_padding(im->octx, 0);
 	return 0;
@@ -249,6 +278,10 @@ static int ossl_op(struct impl *im, uint8_t *iv, const uint8_t *src, uint8_t *ds
 		return EVP_EncryptInit_ex2(im->octx, NULL, NULL, iv, NULL) &&
 		       EVP_EncryptUpdate(im->octx, dst, &n, src, (int)len) && EVP_EncryptFinal_ex(im->octx, dst + n, &m) &&
 		       EVP_CIPHER_CTX_ctrl(im->octx, EVP_CTRL_AEAD_GET_TAG, 16, tag) ? 0 : -1;
+	case CCM:
+		return EVP_EncryptInit_ex2(im->octx, NULL, NULL, iv, NULL) &&
+		       EVP_EncryptUpdate(im->octx, dst, &n, src, (int)len) && EVP_EncryptFinal_ex(im->octx, dst + n, &m) &&
+		       EVP_CIPHER_CTX_ctrl(im->octx, EVP_CTRL_AEAD_GET_TAG, 16, tag) ? 0 : -1;
 	case ECB:
 		return EVP_CipherUpdate(im->octx, dst, &n, src, (int)len) ? 0 : -1;
 	default:
@@ -272,7 +305,7 @@ static int gcry_open(struct impl *im)
 {
 	static const int modes[] = { [ECB] = GCRY_CIPHER_MODE_ECB, [CBC] = GCRY_CIPHER_MODE_CBC,
 		                     [CTR] = GCRY_CIPHER_MODE_CTR, [XTS] = GCRY_CIPHER_MODE_XTS,
-		                     [GCM] = GCRY_CIPHER_MODE_GCM };
+		                     [GCM] = GCRY_CIPHER_MODE_GCM, [CCM] = GCRY_CIPHER_MODE_CCM };
 	const struct alg *a = im->a;
 	size_t cipher_key = a->kind == XTS ? a->keylen / 2 : a->keylen;
 	int algo = a->sm ? GCRY_CIPHER_SM4 : cipher_key == 16 ? GCRY_CIPHER_AES128 : GCRY_CIPHER_AES256;
@@ -329,6 +362,14 @@ static int gcry_op(struct impl *im, uint8_t *iv, const uint8_t *src, uint8_t *ds
 	case CTR:
 		e = gcry_cipher_setctr(im->gc, iv, 16);
 		break;
+	case CCM: {
+		uint64_t lens[3] = { len, 0, 16 };   /* text, AD and tag lengths, needed before the text */
+
+		e = gcry_cipher_setiv(im->gc, iv, 12);
+		if (!e)
+			e = gcry_cipher_ctl(im->gc, GCRYCTL_SET_CCM_LENGTHS, lens, sizeof(lens));
+		break;
+	}
 	default:
 		e = gcry_cipher_setiv(im->gc, iv, a->kind == GCM ? 12 : 16);
 		break;
@@ -338,7 +379,7 @@ static int gcry_op(struct impl *im, uint8_t *iv, const uint8_t *src, uint8_t *ds
 		                          : gcry_cipher_decrypt(im->gc, dst, len, src, len))
 		            : (src == dst ? gcry_cipher_encrypt(im->gc, dst, len, NULL, 0)
 		                          : gcry_cipher_encrypt(im->gc, dst, len, src, len));
-	if (!e && a->kind == GCM)
+	if (!e && (a->kind == GCM || a->kind == CCM))
 		e = gcry_cipher_gettag(im->gc, tag, 16);
 	return e ? -1 : 0;
 }
@@ -407,6 +448,12 @@ static int nettle_open(struct impl *im)
 			gcm_aes128_set_key(&im->nt.g128, im->key);
 		else
 			gcm_aes256_set_key(&im->nt.g256, im->key);
+		break;
+	case CCM:
+		if (k128)
+			ccm_aes128_set_key(&im->nt.m128, im->key);
+		else
+			ccm_aes256_set_key(&im->nt.m256, im->key);
 		break;
 	case CMAC:
 		if (k128)
@@ -490,6 +537,17 @@ static int nettle_op(struct impl *im, uint8_t *iv, const uint8_t *src, uint8_t *
 			gcm_aes256_set_iv(&im->nt.g256, 12, iv);
 			gcm_aes256_encrypt(&im->nt.g256, len, dst, src);
 			gcm_aes256_digest(&im->nt.g256, 16, tag);
+		}
+		break;
+	case CCM:
+		if (k128) {
+			ccm_aes128_set_nonce(&im->nt.m128, 12, iv, 0, len, 16);
+			ccm_aes128_encrypt(&im->nt.m128, len, dst, src);
+			ccm_aes128_digest(&im->nt.m128, 16, tag);
+		} else {
+			ccm_aes256_set_nonce(&im->nt.m256, 12, iv, 0, len, 16);
+			ccm_aes256_encrypt(&im->nt.m256, len, dst, src);
+			ccm_aes256_digest(&im->nt.m256, 16, tag);
 		}
 		break;
 	case XTS:
@@ -576,7 +634,7 @@ struct results {
 
 static size_t digest_len(const struct alg *a)
 {
-	return a->kind == HASH || a->kind == HMAC ? md_len[a->sm] : a->kind == GCM || a->kind == ESP || a->kind == CMAC ? 16 : 0;
+	return a->kind == HASH || a->kind == HMAC ? md_len[a->sm] : a->kind == GCM || a->kind == ESP || a->kind == CMAC || a->kind == CCM ? 16 : 0;
 }
 
 /* Every library that has the algorithm must give blockcrypt's output for the same key, IV and data. */

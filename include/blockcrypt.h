@@ -42,6 +42,7 @@ BC_API unsigned long bc_version(void);
  *   -EINVAL  bad key, length or parameter     -ENOENT  unknown algorithm or driver name
  *   -EBADMSG authentication failed            -ENOMEM  out of memory
  *   -ENOKEY  operation on a tfm with no key set
+ *   -EOVERFLOW ccm: a text too long for the length field the IV chose
  * A call that fails writes nothing to dst and changes no state; the one
  * exception is an AEAD decryption whose tag does not verify: -EBADMSG and dst
  * zero-filled, so no unauthenticated plaintext is ever released.
@@ -70,16 +71,20 @@ BC_API size_t bc_skcipher_ivsize(const bc_skcipher *tfm);
 BC_API size_t bc_skcipher_blocksize(const bc_skcipher *tfm);
 BC_API const char *bc_skcipher_driver(const bc_skcipher *tfm);
 
-/* ---- authenticated encryption: gcm, rfc4106/rfc4543/rfc4309, authenc -------- */
+/* ---- authenticated encryption: gcm, ccm, rfc4106/rfc4543/rfc4309, authenc --- */
 typedef struct bc_aead bc_aead;
 BC_API int  bc_aead_alloc(bc_aead **tfm, const char *name);
 BC_API void bc_aead_free(bc_aead *tfm);
 BC_API int  bc_aead_setkey(bc_aead *tfm, const uint8_t *key, size_t keylen);
-/* gcm: 4, 8, 12, 13, 14, 15 or 16 (the default); rfc4106, rfc4309: 8, 12, 16;
- * rfc4543: 16; authenc: up to the MAC's digest (the default; authencesn 0 or >= 4) */
+/* gcm: 4, 8, 12, 13, 14, 15 or 16 (the default); ccm: 4, 6, 8, 10, 12, 14 or 16;
+ * rfc4106, rfc4309: 8, 12, 16; rfc4543: 16; authenc: up to the MAC's digest (the
+ * default; authencesn 0 or >= 4) */
 BC_API int  bc_aead_setauthsize(bc_aead *tfm, size_t taglen);
-/* iv: gcm any length >= 1 (12 is the fast path), the ESP forms 8 bytes with ESP's
- * 16 or 20 bytes of ad ending with the IV, authenc the cipher's IV; tag: authsize bytes. */
+/* iv: gcm any length >= 1 (12 is the fast path); ccm the kernel's 16-byte
+ * counter block, iv[0] = L - 1 (L from 2 to 8), the 15 - L byte nonce after it
+ * (the last L bytes are ignored), and len < 2^(8L) (else -EOVERFLOW); the ESP
+ * forms 8 bytes with ESP's 16 or 20 bytes of ad ending with the IV; authenc the
+ * cipher's IV. tag: authsize bytes. */
 BC_API int  bc_aead_encrypt(const bc_aead *tfm, const uint8_t *iv, size_t ivlen, const uint8_t *ad, size_t adlen,
                             const uint8_t *src, uint8_t *dst, size_t len, uint8_t *tag);
 BC_API int  bc_aead_decrypt(const bc_aead *tfm, const uint8_t *iv, size_t ivlen, const uint8_t *ad, size_t adlen,
@@ -97,7 +102,10 @@ BC_API int  bc_aead_decrypt(const bc_aead *tfm, const uint8_t *iv, size_t ivlen,
  * past GCM's length limit get -EINVAL and change nothing. A req belongs to
  * one thread at a time; many reqs may share one keyed tfm, as the one-shot
  * calls may, as long as no one sets the tfm's key or authsize meanwhile.
- * bc_aead_start may be called again at any time to begin a new message. */
+ * bc_aead_start may be called again at any time to begin a new message.
+ * ccm has no incremental form (its first MAC block encodes the lengths of
+ * the AD and of the text, so nothing can be authenticated before both are
+ * known): bc_aead_req_alloc refuses its tfms with -EINVAL. */
 typedef struct bc_aead_req bc_aead_req;
 BC_API int  bc_aead_req_alloc(bc_aead_req **req, const bc_aead *tfm);
 BC_API void bc_aead_req_free(bc_aead_req *req);                  /* wipes the message state */

@@ -258,6 +258,8 @@ const char *generic_driver_name(const char *alg, char *buf, size_t n)
 		snprintf(buf, n, "gcm_base(ctr(%s-generic),ghash-generic)", c);
 	else if (!strncmp(alg, "cts(cbc(", 8))
 		snprintf(buf, n, "cts(cbc(%s-generic))", c);
+	else if (!strncmp(alg, "ccm(", 4))
+		snprintf(buf, n, "ccm_base(ctr(%s-generic),cbcmac(%s-generic))", c, c);
 	else if (!strncmp(alg, "essiv(", 6))
 		snprintf(buf, n, "essiv(cbc(%s-generic),%s-generic)", c, !strcmp(c, "sm4") ? "sm3" : "sha256");
 	else if (!strncmp(alg, "hmac(", 5))

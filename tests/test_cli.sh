@@ -326,7 +326,7 @@ while read -r alg key iv pt ct ad tag msg mac res <&3; do
 	set -- --key "$key"
 	[ -n "$iv" ] && set -- "$@" --iv "$iv"
 	case $alg in
-	gcm* | rfc4106* | rfc4543* | rfc4309* | authenc*)
+	gcm* | ccm* | rfc4106* | rfc4543* | rfc4309* | authenc*)
 		set -- "$@" --aad "$ad" --tag-len $((${#tag} / 2))
 		unhex "$ct$tag" > "$T/in"
 		if [ "$res" = invalid ]; then
@@ -366,14 +366,18 @@ done 3< "$T/uni"
 [ "$nuni" -gt 0 ] || echo "SKIPPED: $NAME: uniform vectors: none found under $VECTORS"
 [ "$nparts" -eq 0 ] || echo "SKIPPED: $NAME: $nparts uniform vectors of templates over parts this build lacks"
 
-# ---- AEAD round trips on every gcm driver, tag lengths, forgeries ----------------------
-for drv in $(awk '$3=="aead" && $1 ~ /^gcm\(/ {print $2}' "$T/drivers"); do
+# ---- AEAD round trips on every gcm and ccm driver, tag lengths, forgeries --------------
+for drv in $(awk '$3=="aead" && $1 ~ /^(gcm|ccm)\(/ {print $2}' "$T/drivers"); do
 	case $drv in *sm4*) kbs=16 ;; *) kbs="16 32" ;; esac
 	for kb in $kbs; do
 		key=$(rhex "$kb")
 		for spec in 0:12 4096:1 17:60 1420:12; do
 			len=${spec%:*} ivl=${spec#*:}
-			iv=$(rhex "$ivl") ad=$(rhex $((len % 37)))
+			case $drv in
+			ccm*) iv=03$(rhex 15) badiv=03$(rhex 15) ;;   # the kernel's counter block, L = 4
+			*) iv=$(rhex "$ivl") badiv=${iv}00 ;;
+			esac
+			ad=$(rhex $((len % 37)))
 			head -c "$len" /dev/urandom > "$T/p"
 			cp "$T/p" "$T/in"
 			expect 0 "$drv encrypt $len iv $ivl" "$BC" encrypt "$drv" --key "$key" --iv "$iv" --aad "$ad"
@@ -392,7 +396,7 @@ for drv in $(awk '$3=="aead" && $1 ~ /^gcm\(/ {print $2}' "$T/drivers"); do
 			done
 			cp "$T/c" "$T/in"
 			expect 1 "$drv wrong aad" "$BC" decrypt "$drv" --key "$key" --iv "$iv" --aad "${ad}00"
-			expect 1 "$drv wrong iv" "$BC" decrypt "$drv" --key "$key" --iv "${iv}00" --aad "$ad"
+			expect 1 "$drv wrong iv" "$BC" decrypt "$drv" --key "$key" --iv "$badiv" --aad "$ad"
 		done
 	done
 done

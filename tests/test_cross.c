@@ -164,31 +164,72 @@ static void skcipher_cross(const char *alg)
 }
 
 /* ---- aead ---------------------------------------------------------------------------------------- */
+/* The drivers of alg and the reference (reference_set), each allocated into tfm; the reference's index or -1. */
+static int aead_drivers(const char *alg, struct drv_set *ds, bc_aead **tfm)
+{
+	int r = reference_set(alg, ds);
+	if (r < 0)
+		return -1;
+	printf("  %-26s %zu drivers, reference %s\n", alg, ds->n, ds->info[r].driver);
+	for (size_t d = 0; d < ds->n; d++) {
+		int rc = bc_aead_alloc(&tfm[d], ds->info[d].driver);
+		set_context("%s [%s]", alg, ds->info[d].driver);
+		CHECK(rc == 0, "alloc: %d", rc);
+	}
+	return r;
+}
+
+static void aead_setkeys(bc_aead **tfm, size_t n, const uint8_t *key, unsigned klen)
+{
+	for (size_t d = 0; d < n; d++)
+		if (tfm[d])
+			CHECK(bc_aead_setkey(tfm[d], key, klen) == 0, "setkey");
+}
+
+/* One driver on one message (pt, len) against the reference's ref_ct and tag_ref: out of place at random
+ * misalignments and in place, encrypting and decrypting; a write outside dst or the tag is caught. */
+static void aead_vs_reference(bc_aead *t, const uint8_t *iv, size_t ivlen, const uint8_t *ad, size_t adlen, size_t len,
+			      size_t tl, const uint8_t *tag_ref)
+{
+	uint8_t tag[16];
+	int rc = bc_aead_setauthsize(t, tl);
+	size_t so = 1 + rng_below(15), doff = 1 + rng_below(15);
+
+	memcpy(bufa + so, pt, len);
+	memset(bufb, 0x5c, sizeof(bufb));
+	memset(tag, 0x5c, sizeof(tag));
+	rc |= bc_aead_encrypt(t, iv, ivlen, ad, adlen, bufa + so, bufb + doff, len, tag);
+	CHECK(rc == 0 && !memcmp(bufb + doff, ref_ct, len) && !memcmp(tag, tag_ref, tl),
+	      "encrypt: %d, tag %s want %s", rc, hex_str(tag, tl), hex_str(tag_ref, tl));
+	CHECK(bufb[doff - 1] == 0x5c && bufb[doff + len] == 0x5c && (tl == 16 || tag[tl] == 0x5c),
+	      "encrypt wrote outside dst/tag");
+	memcpy(bufc + so, pt, len);
+	rc = bc_aead_encrypt(t, iv, ivlen, ad, adlen, bufc + so, bufc + so, len, tag);
+	CHECK(rc == 0 && !memcmp(bufc + so, ref_ct, len) && !memcmp(tag, tag_ref, tl), "encrypt in place: %d", rc);
+	memcpy(bufa + so, ref_ct, len);
+	rc = bc_aead_decrypt(t, iv, ivlen, ad, adlen, bufa + so, bufb + doff, len, tag_ref);
+	CHECK(rc == 0 && !memcmp(bufb + doff, pt, len), "decrypt: %d", rc);
+	rc = bc_aead_decrypt(t, iv, ivlen, ad, adlen, bufa + so, bufa + so, len, tag_ref);
+	CHECK(rc == 0 && !memcmp(bufa + so, pt, len), "decrypt in place: %d", rc);
+}
+
 static void aead_cross(const char *alg)
 {
 	struct drv_set ds;
-	int r = reference_set(alg, &ds);
+	bc_aead *tfm[MAX_DRIVERS] = { 0 };
+	int r = aead_drivers(alg, &ds, tfm);
 	if (r < 0)
 		return;
-	printf("  %-26s %zu drivers, reference %s\n", alg, ds.n, ds.info[r].driver);
 	unsigned sizes[4];
 	alg_key_sizes(alg, sizes);
-	bc_aead *tfm[MAX_DRIVERS] = { 0 };
-	for (size_t d = 0; d < ds.n; d++) {
-		int rc = bc_aead_alloc(&tfm[d], ds.info[d].driver);
-		set_context("%s [%s]", alg, ds.info[d].driver);
-		CHECK(rc == 0, "alloc: %d", rc);
-	}
 	static const size_t taglens[] = { 16, 4, 8, 12, 13, 14, 15 };
 	size_t samples = test_quick() ? 60 : 900;
 	for (int k = 0; k < 4 && sizes[k] && tfm[r]; k++) {
 		uint8_t key[32];
 		rng_fill(key, sizes[k]);
-		for (size_t d = 0; d < ds.n; d++)
-			if (tfm[d])
-				CHECK(bc_aead_setkey(tfm[d], key, sizes[k]) == 0, "setkey");
+		aead_setkeys(tfm, ds.n, key, sizes[k]);
 		for (size_t s = 0; s < samples; s++) {
-			uint8_t iv[64], ad[80], tag_ref[16], tag[16];
+			uint8_t iv[64], ad[80], tag_ref[16];
 			size_t ivlen = s % 2 ? 12 : 1 + rng_below(64);
 			size_t adlen = s < 81 ? s : rng_below(81);
 			size_t len = s < nlens ? lens[(s * 7) % nlens] : lens[rng_below(nlens)];
@@ -208,24 +249,7 @@ static void aead_cross(const char *alg)
 					continue;
 				set_context("%s [%s] key %u iv %zu ad %zu len %zu tag %zu", alg, ds.info[d].driver, sizes[k], ivlen,
 				            adlen, len, tl);
-				rc = bc_aead_setauthsize(tfm[d], tl);
-				size_t so = 1 + rng_below(15), doff = 1 + rng_below(15);
-				memcpy(bufa + so, pt, len);
-				memset(bufb, 0x5c, sizeof(bufb));
-				memset(tag, 0x5c, sizeof(tag));
-				rc |= bc_aead_encrypt(tfm[d], iv, ivlen, ad, adlen, bufa + so, bufb + doff, len, tag);
-				CHECK(rc == 0 && !memcmp(bufb + doff, ref_ct, len) && !memcmp(tag, tag_ref, tl),
-				      "encrypt: %d, tag %s want %s", rc, hex_str(tag, tl), hex_str(tag_ref, tl));
-				CHECK(bufb[doff - 1] == 0x5c && bufb[doff + len] == 0x5c && (tl == 16 || tag[tl] == 0x5c),
-				      "encrypt wrote outside dst/tag");
-				memcpy(bufc + so, pt, len);
-				rc = bc_aead_encrypt(tfm[d], iv, ivlen, ad, adlen, bufc + so, bufc + so, len, tag);
-				CHECK(rc == 0 && !memcmp(bufc + so, ref_ct, len) && !memcmp(tag, tag_ref, tl), "encrypt in place: %d", rc);
-				memcpy(bufa + so, ref_ct, len);
-				rc = bc_aead_decrypt(tfm[d], iv, ivlen, ad, adlen, bufa + so, bufb + doff, len, tag_ref);
-				CHECK(rc == 0 && !memcmp(bufb + doff, pt, len), "decrypt: %d", rc);
-				rc = bc_aead_decrypt(tfm[d], iv, ivlen, ad, adlen, bufa + so, bufa + so, len, tag_ref);
-				CHECK(rc == 0 && !memcmp(bufa + so, pt, len), "decrypt in place: %d", rc);
+				aead_vs_reference(tfm[d], iv, ivlen, ad, adlen, len, tl, tag_ref);
 			}
 		}
 	}
@@ -888,6 +912,116 @@ static void composed_cross(const char *alg, enum bc_type type)
 		esp_cross(alg);
 }
 
+/* ---- ccm ------------------------------------------------------------------------------------------------- */
+/* ccm from its definition (SP 800-38C A.2, 6.1) over the ctr(X) and cbcmac(X)
+ * drivers: B0, the AD length in 2, 6 or 10 bytes, the AD zero-padded, the
+ * text (cbcmac pads it), then the tag masked by the keystream of counter 0
+ * and the text encrypted from counter 1. */
+static int ccm_compose(const char *cipher, const uint8_t *key, size_t klen, const uint8_t iv[16], const uint8_t *ad,
+		       size_t adlen, const uint8_t *p, size_t len, size_t tl, uint8_t *ct, uint8_t tag[16])
+{
+	char name[32];
+	unsigned l = iv[0] + 1u;
+	uint8_t b0[16], hdr[10], a[16], s0[16], mac[16];
+	static const uint8_t zeros[16];
+	size_t hl = 0;
+	bc_shash *h = NULL;
+	int rc;
+
+	memcpy(b0, iv, 16);
+	b0[0] = (uint8_t)((adlen ? 64 : 0) | (tl - 2) / 2 * 8 | (l - 1));
+	for (unsigned i = 0; i < l; i++)
+		b0[15 - i] = (uint8_t)((uint64_t)len >> (8 * i));
+	if (adlen && adlen < 0xff00) {
+		hdr[0] = (uint8_t)(adlen >> 8), hdr[1] = (uint8_t)adlen, hl = 2;
+	} else if (adlen) {
+		hdr[0] = 0xff, hdr[1] = 0xfe, hl = 6;
+		for (int i = 0; i < 4; i++)
+			hdr[2 + i] = (uint8_t)(adlen >> (24 - 8 * i));
+	}
+	snprintf(name, sizeof(name), "cbcmac(%s)", cipher);
+	rc = bc_shash_alloc(&h, name) | bc_shash_setkey(h, key, klen) | bc_shash_init(h);
+	rc |= bc_shash_update(h, b0, 16) | bc_shash_update(h, hdr, hl) | bc_shash_update(h, ad, adlen);
+	if ((hl + adlen) % 16)
+		rc |= bc_shash_update(h, zeros, 16 - (hl + adlen) % 16);
+	rc |= bc_shash_update(h, p, len) | bc_shash_final(h, mac);
+	bc_shash_free(h);
+	snprintf(name, sizeof(name), "ctr(%s)", cipher);
+	bc_skcipher *c = keyed_skcipher(name, key, klen);
+	if (!c)
+		return -1;
+	memcpy(a, iv, 16);
+	memset(a + 16 - l, 0, l);
+	rc |= bc_skcipher_encrypt(c, a, zeros, s0, 16);   /* leaves a at counter 1 */
+	rc |= bc_skcipher_encrypt(c, a, p, ct, len);
+	bc_skcipher_free(c);
+	for (int i = 0; i < 16; i++)
+		tag[i] = mac[i] ^ s0[i];
+	return rc;
+}
+
+/* Every ccm driver against the template over the generic cipher, and that
+ * against the composition above: random L (2..8, so nonces of 7..13 bytes),
+ * every tag length, every text length of the list, AD of 0..300 bytes and
+ * across the 0xff00 boundary where its length takes 6 bytes. */
+static uint8_t ccm_ad[0xff10];
+
+static void ccm_cross(const char *alg)
+{
+	static const size_t taglens[] = { 16, 4, 6, 8, 10, 12, 14 };
+	static const size_t long_ad[] = { 0xfeff, 0xff00, 0xff01, 0xff0f };
+	struct drv_set ds;
+	bc_aead *tfm[MAX_DRIVERS] = { 0 };
+	int r = aead_drivers(alg, &ds, tfm);
+	if (r < 0)
+		return;
+	unsigned sizes[4];
+	alg_key_sizes(alg, sizes);
+	size_t samples = test_quick() ? 80 : 1400;
+	for (int k = 0; k < 4 && sizes[k] && tfm[r]; k++) {
+		uint8_t key[32];
+		rng_fill(key, sizes[k]);
+		aead_setkeys(tfm, ds.n, key, sizes[k]);
+		for (size_t s = 0; s < samples; s++) {
+			uint8_t iv[16], tag_ref[16], tag[16];
+			size_t adlen = s < 301 ? s : rng_below(301);
+			size_t len = s < nlens ? lens[(s * 7) % nlens] : lens[rng_below(nlens)];
+			size_t tl = taglens[s % 7];
+			if (s % 97 == 0)
+				adlen = long_ad[(s / 97) % 4];
+			rng_fill(iv, 16);
+			iv[0] = (uint8_t)(1 + rng_below(7));
+			rng_fill(ccm_ad, adlen);
+			rng_fill(pt, len);
+			bc_aead_setauthsize(tfm[r], tl);
+			int rc = bc_aead_encrypt(tfm[r], iv, 16, ccm_ad, adlen, pt, ref_ct, len, tag_ref);
+			set_context("%s [%s] key %u L %u ad %zu len %zu tag %zu", alg, ds.info[r].driver, sizes[k], iv[0] + 1u,
+			            adlen, len, tl);
+			CHECK(rc == 0, "reference encrypt: %d", rc);
+			if (s % 4 == 0) {
+				rc = ccm_compose(cipher_of(alg), key, sizes[k], iv, ccm_ad, adlen, pt, len, tl, bufa, tag);
+				CHECK(rc == 0 && !memcmp(bufa, ref_ct, len) && !memcmp(tag, tag_ref, tl),
+				      "differs from the ctr and cbcmac composition: tag %s want %s", hex_str(tag_ref, tl),
+				      hex_str(tag, tl));
+			}
+			for (size_t d = 0; d < ds.n; d++) {
+				if (!tfm[d] || (int)d == r)
+					continue;
+				set_context("%s [%s] key %u L %u ad %zu len %zu tag %zu", alg, ds.info[d].driver, sizes[k],
+				            iv[0] + 1u, adlen, len, tl);
+				aead_vs_reference(tfm[d], iv, 16, ccm_ad, adlen, len, tl, tag_ref);
+				tag[0] = tag_ref[0] ^ 1;
+				memcpy(tag + 1, tag_ref + 1, 15);
+				rc = bc_aead_decrypt(tfm[d], iv, 16, ccm_ad, adlen, ref_ct, bufb, len, tag);
+				CHECK(rc == -EBADMSG && untouched(bufb, len, 0), "decrypt with a bad tag: %d", rc);
+			}
+		}
+	}
+	for (size_t d = 0; d < ds.n; d++)
+		bc_aead_free(tfm[d]);
+	drv_set_free(&ds);
+}
+
 /* ---- main ---------------------------------------------------------------------------------------------- */
 #define MAX_NAMES 160
 static char *names[MAX_NAMES];
@@ -930,7 +1064,12 @@ int main(int argc, char **argv)
 			skcipher_cross(names[i]);
 			compositions(names[i]);
 			break;
-		case BC_TYPE_AEAD: aead_cross(names[i]); break;
+		case BC_TYPE_AEAD:
+			if (starts(names[i], "ccm("))
+				ccm_cross(names[i]);
+			else
+				aead_cross(names[i]);
+			break;
 		case BC_TYPE_SHASH: shash_cross(names[i]); break;
 		case BC_TYPE_CIPHER: break;
 		}

@@ -159,13 +159,73 @@ static void skcipher_errors(const struct bc_driver_info *info)
 }
 
 /* ---- aead ------------------------------------------------------------------------------------ */
+/* ccm's own refusals, each with nothing written: an L outside 2..8 (iv[0]
+ * outside 1..7) or an IV other than 16 bytes (-EINVAL), a text longer than
+ * L bytes can count (-EOVERFLOW: 2^16 bytes with L = 2, while 2^16 - 1 is
+ * accepted), and the incremental form, which ccm does not have (-EINVAL). */
+static void ccm_errors(bc_aead *tfm)
+{
+	static const uint8_t bad_l[] = { 0, 8, 9, 0x80, 0xff };
+	const size_t big = 1 << 16;
+	uint8_t iv[16], ad[8], tag[16], *pt = calloc(1, big), *buf = malloc(big + 16);
+	bc_aead_req *req;
+	int rc;
+
+	if (!pt || !buf)
+		abort();
+	rng_fill(iv, sizeof(iv));
+	rng_fill(ad, sizeof(ad));
+	bc_aead_setauthsize(tfm, 16);
+	for (size_t i = 0; i < sizeof(bad_l); i++) {
+		iv[0] = bad_l[i];
+		memset(buf, 0xa5, 64);
+		memset(tag, 0xa5, sizeof(tag));
+		rc = bc_aead_encrypt(tfm, iv, 16, ad, sizeof(ad), pt, buf, 40, tag);
+		CHECK(rc == -EINVAL, "encrypt with iv[0] = %u: %d", bad_l[i], rc);
+		rc = bc_aead_decrypt(tfm, iv, 16, ad, sizeof(ad), pt, buf, 40, tag);
+		CHECK(rc == -EINVAL, "decrypt with iv[0] = %u: %d", bad_l[i], rc);
+		CHECK(untouched(buf, 64, 0xa5) && untouched(tag, 16, 0xa5), "refused iv[0] = %u wrote its output", bad_l[i]);
+	}
+	iv[0] = 3;
+	for (size_t l = 1; l <= 20; l++) {
+		if (l == 16)
+			continue;
+		memset(buf, 0xa5, 64);
+		rc = bc_aead_encrypt(tfm, iv, l, ad, sizeof(ad), pt, buf, 40, tag);
+		CHECK(rc == -EINVAL, "encrypt with ivlen %zu: %d", l, rc);
+		rc = bc_aead_decrypt(tfm, iv, l, ad, sizeof(ad), pt, buf, 40, tag);
+		CHECK(rc == -EINVAL, "decrypt with ivlen %zu: %d", l, rc);
+		CHECK(untouched(buf, 64, 0xa5) && untouched(tag, 16, 0xa5), "refused ivlen %zu wrote its output", l);
+	}
+	iv[0] = 1;   /* L = 2 */
+	memset(buf, 0xa5, big + 16);
+	memset(tag, 0xa5, sizeof(tag));
+	rc = bc_aead_encrypt(tfm, iv, 16, ad, sizeof(ad), pt, buf, big, tag);
+	CHECK(rc == -EOVERFLOW, "encrypt of 2^16 bytes with L = 2: %d", rc);
+	rc = bc_aead_decrypt(tfm, iv, 16, ad, sizeof(ad), pt, buf, big, tag);
+	CHECK(rc == -EOVERFLOW, "decrypt of 2^16 bytes with L = 2: %d", rc);
+	CHECK(untouched(buf, big + 16, 0xa5) && untouched(tag, 16, 0xa5), "refused long text wrote its output");
+	rc = bc_aead_encrypt(tfm, iv, 16, ad, sizeof(ad), pt, buf, big - 1, tag);
+	CHECK(rc == 0 && buf[big - 1] == 0xa5, "encrypt of 2^16 - 1 bytes with L = 2: %d", rc);
+	rc = bc_aead_decrypt(tfm, iv, 16, ad, sizeof(ad), buf, buf, big - 1, tag);
+	CHECK(rc == 0 && untouched(buf, big - 1, 0), "decrypt of 2^16 - 1 bytes with L = 2: %d", rc);
+	req = (bc_aead_req *)1;
+	rc = bc_aead_req_alloc(&req, tfm);
+	CHECK(rc == -EINVAL && !req, "ccm has no incremental form: %d", rc);
+	free(pt);
+	free(buf);
+}
+
 static void aead_errors(const struct bc_driver_info *info)
 {
 	const char *alg = info->name, *drv = info->driver;
 	unsigned sizes[4];
 	uint8_t key[64], key2[160], iv[64], ad[24], pt[40], ct[40], buf[56], tag[16], tag2[16 + 8], ref[40], reftag[16];
 	bc_aead *tfm;
-	int rc;
+	int rc, ccm = !strncmp(alg, "ccm(", 4);
+	/* ccm: the kernel's 16-byte IV with L = 4; only its nonce bytes are flipped
+	 * below (a flip of iv[0] changes L, the counter field is ignored) */
+	size_t ivl = ccm ? 16 : 12, flip_off = ccm ? 1 : 0, flip_len = ccm ? 11 : 12;
 
 	alg_key_sizes(alg, sizes);
 	set_context("%s [%s]", alg, drv);
@@ -176,20 +236,22 @@ static void aead_errors(const struct bc_driver_info *info)
 	rng_fill(iv, sizeof(iv));
 	rng_fill(ad, sizeof(ad));
 	rng_fill(pt, sizeof(pt));
+	if (ccm)
+		iv[0] = 3;
 	CHECK(bc_aead_authsize(tfm) == 16, "default authsize %zu", bc_aead_authsize(tfm));
 
 	memset(buf, 0xa5, sizeof(buf));
 	memset(tag, 0xa5, sizeof(tag));
-	rc = bc_aead_encrypt(tfm, iv, 12, ad, sizeof(ad), pt, buf, sizeof(pt), tag);
+	rc = bc_aead_encrypt(tfm, iv, ivl, ad, sizeof(ad), pt, buf, sizeof(pt), tag);
 	CHECK(rc == -ENOKEY, "encrypt without key: %d", rc);
-	rc = bc_aead_decrypt(tfm, iv, 12, ad, sizeof(ad), pt, buf, sizeof(pt), tag);
+	rc = bc_aead_decrypt(tfm, iv, ivl, ad, sizeof(ad), pt, buf, sizeof(pt), tag);
 	CHECK(rc == -ENOKEY, "decrypt without key: %d", rc);
 	CHECK(untouched(buf, sizeof(buf), 0xa5) && untouched(tag, 16, 0xa5), "refused call wrote its output");
 
 	make_key(key, sizeof(key), 3);
 	rc = bc_aead_setkey(tfm, key, sizes[0]);
 	CHECK(rc == 0, "setkey: %d", rc);
-	rc = bc_aead_encrypt(tfm, iv, 12, ad, sizeof(ad), pt, ref, sizeof(pt), reftag);
+	rc = bc_aead_encrypt(tfm, iv, ivl, ad, sizeof(ad), pt, ref, sizeof(pt), reftag);
 	CHECK(rc == 0, "encrypt: %d", rc);
 	for (size_t i = 0; i < sizeof(bad_key_lens) / sizeof(bad_key_lens[0]); i++) {
 		size_t kl = bad_key_lens[i];
@@ -198,20 +260,21 @@ static void aead_errors(const struct bc_driver_info *info)
 		make_key(key2, sizeof(key2), 77);
 		rc = bc_aead_setkey(tfm, key2, kl);
 		CHECK(rc == -EINVAL, "setkey(%zu) should be refused: %d", kl, rc);
-		rc = bc_aead_encrypt(tfm, iv, 12, ad, sizeof(ad), pt, ct, sizeof(pt), tag);
+		rc = bc_aead_encrypt(tfm, iv, ivl, ad, sizeof(ad), pt, ct, sizeof(pt), tag);
 		CHECK(rc == 0 && !memcmp(ct, ref, sizeof(pt)) && !memcmp(tag, reftag, 16), "old key lost after setkey(%zu)", kl);
 	}
 
-	/* tag lengths: 4, 8, 12..16 */
+	/* tag lengths: gcm 4, 8, 12..16; ccm 4, 6, ..., 16 */
 	for (size_t t = 0; t <= 32; t++) {
-		int ok = t == 4 || t == 8 || (t >= 12 && t <= 16);
-		rc = bc_aead_setauthsize(tfm, 13);
+		int ok = ccm ? t >= 4 && t <= 16 && !(t & 1) : t == 4 || t == 8 || (t >= 12 && t <= 16);
+		size_t keep = ccm ? 10 : 13;   /* a valid length that no refusal may change */
+		rc = bc_aead_setauthsize(tfm, keep);
 		rc = bc_aead_setauthsize(tfm, t);
 		if (ok) {
 			CHECK(rc == 0 && bc_aead_authsize(tfm) == t, "setauthsize(%zu): %d", t, rc);
 		} else {
 			CHECK(rc == -EINVAL, "setauthsize(%zu) should be refused: %d", t, rc);
-			CHECK(bc_aead_authsize(tfm) == 13, "refused setauthsize(%zu) changed the authsize", t);
+			CHECK(bc_aead_authsize(tfm) == keep, "refused setauthsize(%zu) changed the authsize", t);
 		}
 	}
 
@@ -231,11 +294,11 @@ static void aead_errors(const struct bc_driver_info *info)
 		size_t tl = taglens[ti];
 		rc = bc_aead_setauthsize(tfm, tl);
 		memset(tag2, 0xa5, sizeof(tag2));
-		rc |= bc_aead_encrypt(tfm, iv, 12, ad, sizeof(ad), pt, ct, sizeof(pt), tag2);
+		rc |= bc_aead_encrypt(tfm, iv, ivl, ad, sizeof(ad), pt, ct, sizeof(pt), tag2);
 		CHECK(rc == 0 && untouched(tag2 + tl, sizeof(tag2) - tl, 0xa5), "encrypt with taglen %zu: %d", tl, rc);
-		rc = bc_aead_decrypt(tfm, iv, 12, ad, sizeof(ad), ct, buf, sizeof(pt), tag2);
+		rc = bc_aead_decrypt(tfm, iv, ivl, ad, sizeof(ad), ct, buf, sizeof(pt), tag2);
 		CHECK(rc == 0 && !memcmp(buf, pt, sizeof(pt)), "decrypt with taglen %zu: %d", tl, rc);
-		size_t nbits = 8 * (tl + sizeof(ct) + sizeof(ad) + 12);
+		size_t nbits = 8 * (tl + sizeof(ct) + sizeof(ad) + flip_len);
 		size_t fails = 0;
 		for (size_t b = 0; b < nbits; b++) {
 			size_t byte = b / 8;
@@ -248,12 +311,12 @@ static void aead_errors(const struct bc_driver_info *info)
 			} else if ((byte -= sizeof(ct)) < sizeof(ad)) {
 				field = ad;
 			} else {
-				byte -= sizeof(ad);
+				byte = byte - sizeof(ad) + flip_off;
 				field = iv;
 			}
 			field[byte] ^= bit;
 			memset(buf, 0xa5, sizeof(buf));
-			rc = bc_aead_decrypt(tfm, iv, 12, ad, sizeof(ad), ct, buf, sizeof(pt), tag2);
+			rc = bc_aead_decrypt(tfm, iv, ivl, ad, sizeof(ad), ct, buf, sizeof(pt), tag2);
 			field[byte] ^= bit;
 			if (rc != -EBADMSG || !untouched(buf, sizeof(pt), 0) || !untouched(buf + sizeof(pt), sizeof(buf) - sizeof(pt), 0xa5))
 				fails++;
@@ -262,10 +325,12 @@ static void aead_errors(const struct bc_driver_info *info)
 		/* in place: the ciphertext is replaced by zeros */
 		memcpy(buf, ct, sizeof(ct));
 		tag2[0] ^= 0x80;
-		rc = bc_aead_decrypt(tfm, iv, 12, ad, sizeof(ad), buf, buf, sizeof(ct), tag2);
+		rc = bc_aead_decrypt(tfm, iv, ivl, ad, sizeof(ad), buf, buf, sizeof(ct), tag2);
 		tag2[0] ^= 0x80;
 		CHECK(rc == -EBADMSG && untouched(buf, sizeof(ct), 0), "in-place decrypt with a bad tag: %d", rc);
 	}
+	if (ccm)
+		ccm_errors(tfm);
 	bc_aead_free(tfm);
 }
 
@@ -638,6 +703,16 @@ static void name_errors(void)
 	static const char *bad[] = { "", "foo", "cbc(des)", "cbc(aes", "cbc(aes))", "xts(aes-generic-nope)", "ecb()",
 		"cbc(sm4)x", "gcm(des)", "cmac(sha256)", "essiv(cbc(aes),md4)", "md4", "aes-generic-xyz", "CBC(AES)" };
 	set_context("names");
+	/* ccm_base takes a ctr and a cbcmac over one cipher, in that order */
+	static const char *bad_ccm[] = { "ccm(des)", "ccm(sha256)", "ccm_base(ctr(aes-generic),cbcmac(sm4-generic))",
+		"ccm_base(cbcmac(aes-generic),ctr(aes-generic))", "ccm_base(ctr(aes-generic),cmac(aes-generic))",
+		"ccm_base(ctr(aes-generic))" };
+	for (size_t i = 0; i < sizeof(bad_ccm) / sizeof(bad_ccm[0]); i++) {
+		bc_aead *a = NULL;
+		int r = bc_aead_alloc(&a, bad_ccm[i]);
+		CHECK(r == -ENOENT && !a, "\"%s\": %d, want -ENOENT", bad_ccm[i], r);
+		bc_aead_free(a);
+	}
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		bc_skcipher *s = NULL;
 		bc_aead *a = NULL;
@@ -679,6 +754,7 @@ static const char *const required[] = {
 	"cmac(aes)", "xcbc(aes)", "cbcmac(aes)", "ecb(sm4)", "cbc(sm4)", "ctr(sm4)", "cts(cbc(sm4))", "xts(sm4)",
 	"essiv(cbc(sm4),sm3)", "gcm(sm4)", "cmac(sm4)", "xcbc(sm4)", "cbcmac(sm4)", "sha256", "sm3", "ghash",
 	"sha1", "sha224", "sha384", "sha512", "md5",
+	"ccm(aes)", "ccm(sm4)",
 };
 
 #define MAX_ALL 256

@@ -225,6 +225,7 @@ struct aead_vec {
 	const uint8_t *tag; size_t taglen;
 	int invalid;                          /* decryption must fail (tag mismatch) */
 	int bad_key, bad_iv;                  /* setkey / ivlen must be refused */
+	int bad_tag;                          /* setauthsize(taglen) must be refused */
 };
 
 /* authenc key blobs are written for a little-endian host, as the kernel's
@@ -264,6 +265,11 @@ static void run_aead(const struct aead_vec *v)
 		}
 		CHECK(rc == 0, "setkey: %d", rc);
 		rc = bc_aead_setauthsize(tfm, v->taglen);
+		if (v->bad_tag) {
+			CHECK(rc == -EINVAL && bc_aead_authsize(tfm) == 16, "setauthsize(%zu) should fail: %d", v->taglen, rc);
+			bc_aead_free(tfm);
+			continue;
+		}
 		CHECK(rc == 0, "setauthsize(%zu): %d", v->taglen, rc);
 		if (rc) {
 			bc_aead_free(tfm);
@@ -540,6 +546,85 @@ static void nist_gcm(const struct vfile *vf, const char *rel)
 	}
 }
 
+/* CCM: the kernel's IV is the counter block, iv[0] = L - 1 = 14 - Nlen, then the nonce. */
+static void ccm_iv(uint8_t iv[16], const uint8_t *nonce, size_t nlen)
+{
+	memset(iv, 0, 16);
+	iv[0] = (uint8_t)(14 - nlen);
+	memcpy(iv + 1, nonce, nlen);
+}
+
+/* A length parameter of a CCM .rsp: in the record, in a "[Name = n]" header,
+ * or inside a combined "[Alen = 0, Plen = 0, Nlen = 7, Tlen = 4]" header,
+ * which the reader keeps as one field "Alen" holding the rest. */
+static long ccm_param(const struct vrec *r, const char *name, long cur)
+{
+	const char *v = vrec_get(r, name);
+	if (v)
+		return strtol(v, NULL, 10);
+	for (size_t i = 0; i < r->nhdr; i++) {
+		const char *s = strstr(r->hdr[i].value, name);
+		if (s && (s = strchr(s, '=')) != NULL)
+			return strtol(s + 1, NULL, 10);
+	}
+	return cur;
+}
+
+/* DVPT, VADT, VNT, VPT, VTT: Key, Nonce and the lengths are set by blocks
+ * of their own (or headers) and hold for the records that follow; a
+ * record with Count is a case. CT = ciphertext || tag; a length of 0 is
+ * written "00". DVPT's Fail records have no Payload. */
+static void nist_ccm(const struct vfile *vf, const char *rel)
+{
+	uint8_t *key = NULL, *nonce = NULL;
+	size_t kl = 0, nl = 0;
+	long alen = -1, plen = -1;
+	for (size_t i = 0; i < vf->n; i++) {
+		const struct vrec *r = &vf->r[i];
+		cur_line = r->line;
+		alen = ccm_param(r, "Alen", alen);
+		plen = ccm_param(r, "Plen", plen);
+		if (vrec_has(r, "Key")) {   /* kept across records: copied out of tmp memory */
+			uint8_t *k;
+			free(key);
+			bytes(r, "Key", &k, &kl);
+			key = malloc(kl);
+			memcpy(key, k, kl);
+		}
+		if (vrec_has(r, "Nonce")) {
+			uint8_t *n;
+			free(nonce);
+			bytes(r, "Nonce", &n, &nl);
+			nonce = malloc(nl);
+			memcpy(nonce, n, nl);
+		}
+		tmp_free_all();
+		if (!vrec_has(r, "Count") || !quick_pick(i))
+			continue;
+		uint8_t iv[16], *ad, *ct, *pt = NULL;
+		size_t al, ctl, ptl = 0;
+		CHECK(key && nonce && nl >= 7 && nl <= 13 && alen >= 0 && plen >= 0, "malformed file (%s)", rel);
+		if (!key || !nonce || nl < 7 || nl > 13 || alen < 0 || plen < 0)
+			break;
+		ccm_iv(iv, nonce, nl);
+		bytes(r, "Adata", &ad, &al);
+		bytes(r, "CT", &ct, &ctl);
+		int invalid = vrec_has(r, "Result") && !strcasecmp(vrec_get(r, "Result"), "Fail");
+		if (!invalid)
+			bytes(r, "Payload", &pt, &ptl);
+		al = alen ? al : 0;
+		ptl = plen ? ptl : 0;
+		CHECK(al == (size_t)alen && (invalid || ptl == (size_t)plen) && ctl >= (size_t)plen + 4, "malformed record");
+		struct aead_vec v = { .alg = "ccm(aes)", .key = key, .klen = kl, .iv = iv, .ivlen = 16, .ad = ad,
+			.adlen = al, .pt = pt, .ct = ct, .len = (size_t)plen, .tag = ct + plen, .taglen = ctl - (size_t)plen,
+			.invalid = invalid };
+		run_aead(&v);
+		tmp_free_all();
+	}
+	free(key);
+	free(nonce);
+}
+
 static void nist_cmac(const struct vfile *vf, const char *rel)
 {
 	int ver = strstr(rel, "Ver") != NULL;
@@ -694,7 +779,7 @@ static void uniform(const struct vfile *vf, const char *rel)
 		if (parts_missing(alg))
 			continue;
 		bytes(r, "key", &key, &klen);
-		if (starts(alg, "gcm(") || starts(alg, "rfc4106(") || starts(alg, "rfc4543(") || starts(alg, "rfc4309(") ||
+		if (starts(alg, "gcm(") || starts(alg, "ccm(") || starts(alg, "rfc4106(") || starts(alg, "rfc4543(") || starts(alg, "rfc4309(") ||
 		    starts(alg, "authenc")) {
 			struct aead_vec v = { .alg = alg, .key = key, .klen = klen, .invalid = invalid };
 			size_t ptl = 0;
@@ -808,6 +893,23 @@ static void wycheproof(const char *rel)
 					.iv = iv, .ivlen = ivl, .ad = aad, .adlen = al, .pt = msg, .ct = ct, .len = ctl,
 					.tag = tag, .taglen = tl, .invalid = invalid && !flag_ivlen0, .bad_iv = flag_ivlen0 };
 				CHECK(invalid || ml == ctl, "malformed test");
+				run_aead(&v);
+			} else if (!strcmp(algo, "AES-CCM") || !strcmp(algo, "SM4-CCM")) {
+				/* The nonce goes into the kernel's IV: 7..13 bytes are CCM's, 0..6 and 14
+				 * give an L out of 2..8 (refused); 15 and more do not fit in 16 bytes. */
+				uint8_t ccmiv[16];
+				if (ivl >= 15) {
+					skipped++;
+					tmp_free_all();
+					continue;
+				}
+				ccm_iv(ccmiv, iv, ivl);
+				int bad_iv = ivl < 7 || ivl > 13, bad_tag = tl < 4 || tl > 16 || (tl & 1);
+				struct aead_vec v = { .alg = algo[0] == 'A' ? "ccm(aes)" : "ccm(sm4)", .key = key, .klen = kl,
+					.iv = ccmiv, .ivlen = 16, .ad = aad, .adlen = al, .pt = msg, .ct = ct, .len = ctl,
+					.tag = tag, .taglen = tl, .invalid = invalid && !bad_iv && !bad_tag, .bad_iv = bad_iv,
+					.bad_tag = bad_tag };
+				CHECK(invalid || (!bad_iv && !bad_tag && ml == ctl), "malformed test");
 				run_aead(&v);
 			} else if (!strcmp(algo, "AES-GMAC")) {
 				/* GMAC: GCM with no plaintext, msg authenticated as AAD */
@@ -1186,7 +1288,7 @@ static void botan(const struct vfile *vf, const char *rel)
 
 /* ---- the file list ---------------------------------------------------------------------------------------- */
 enum kind { K_NIST_AES, K_NIST_MCT, K_NIST_XTS, K_NIST_GCM, K_NIST_CMAC, K_NIST_SHA, K_UNIFORM, K_WYCHE, K_EVP, K_BOTAN,
-	K_NIST_HMAC };
+	K_NIST_HMAC, K_NIST_CCM };
 /* expect: how many vectors of the file apply to us (README counts: the bit-granular
  * XTS records and other modes/ciphers excluded); a parser regression shows up here. */
 struct kat_file { const char *rel; enum kind kind; long expect; };
@@ -1270,6 +1372,17 @@ static const struct kat_file files[] = {
 	{ "linux-testmgr-derived/authenc_hmac_sha256_cbc_des3_ede.txt", K_UNIFORM, 1 },
 	{ "linux-testmgr-derived/authenc_hmac_sha384_cbc_des3_ede.txt", K_UNIFORM, 1 },
 	{ "linux-testmgr-derived/authenc_hmac_sha512_cbc_des3_ede.txt", K_UNIFORM, 1 },
+	{ "nist-cavp/ccm/DVPT128.rsp", K_NIST_CCM, 240 }, { "nist-cavp/ccm/DVPT192.rsp", K_NIST_CCM, 240 },
+	{ "nist-cavp/ccm/DVPT256.rsp", K_NIST_CCM, 240 }, { "nist-cavp/ccm/VADT128.rsp", K_NIST_CCM, 330 },
+	{ "nist-cavp/ccm/VADT192.rsp", K_NIST_CCM, 330 }, { "nist-cavp/ccm/VADT256.rsp", K_NIST_CCM, 330 },
+	{ "nist-cavp/ccm/VNT128.rsp", K_NIST_CCM, 70 }, { "nist-cavp/ccm/VNT192.rsp", K_NIST_CCM, 70 },
+	{ "nist-cavp/ccm/VNT256.rsp", K_NIST_CCM, 70 }, { "nist-cavp/ccm/VPT128.rsp", K_NIST_CCM, 250 },
+	{ "nist-cavp/ccm/VPT192.rsp", K_NIST_CCM, 250 }, { "nist-cavp/ccm/VPT256.rsp", K_NIST_CCM, 250 },
+	{ "nist-cavp/ccm/VTT128.rsp", K_NIST_CCM, 70 }, { "nist-cavp/ccm/VTT192.rsp", K_NIST_CCM, 70 },
+	{ "nist-cavp/ccm/VTT256.rsp", K_NIST_CCM, 70 },
+	{ "wycheproof/aes_ccm_test.json", K_WYCHE, 531 }, { "wycheproof/sm4_ccm_test.json", K_WYCHE, 177 },
+	{ "rfc/rfc3610_aes_ccm.txt", K_UNIFORM, 24 }, { "linux-testmgr-derived/aes_ccm.txt", K_UNIFORM, 24 },
+	{ "linux-testmgr-derived/sm4_ccm.txt", K_UNIFORM, 1 },
 };
 
 int main(int argc, char **argv)
@@ -1307,6 +1420,7 @@ int main(int argc, char **argv)
 			case K_EVP: openssl_evp(&vf, kf->rel); break;
 			case K_BOTAN: botan(&vf, kf->rel); break;
 			case K_NIST_HMAC: nist_hmac(&vf, kf->rel); break;
+			case K_NIST_CCM: nist_ccm(&vf, kf->rel); break;
 			case K_WYCHE: break;
 			}
 			vfile_free(&vf);

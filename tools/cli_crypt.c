@@ -297,6 +297,16 @@ static int seal_stream(const bc_aead *tfm, struct crypt_args *a, size_t taglen)
 	return r;
 }
 
+/* ccm has no incremental form: its encryption takes the whole message, as decryption does. */
+static int has_stream(const bc_aead *tfm)
+{
+	bc_aead_req *req = NULL;
+	int r = bc_aead_req_alloc(&req, tfm);
+
+	bc_aead_req_free(req);
+	return r != -EINVAL;
+}
+
 static int run_aead(bc_aead *tfm, struct crypt_args *a)
 {
 	size_t len, n, taglen = a->have_taglen ? a->taglen : bc_aead_authsize(tfm);
@@ -308,23 +318,32 @@ static int run_aead(bc_aead *tfm, struct crypt_args *a)
 	if (a->have_unit)
 		return cli_fail("%s: --data-unit-size applies to xts and essiv (disk sector modes)", a->name);
 	if (bc_aead_setauthsize(tfm, taglen) < 0)
-		return cli_fail("%s: bad tag length %zu (gcm takes 4, 8 or 12 to 16; rfc4106 8, 12 or 16)", a->name, taglen);
+		return cli_fail("%s: bad tag length %zu (gcm takes 4, 8 or 12 to 16; ccm 4 to 16, even; rfc4106 8, 12 or 16)",
+		                a->name, taglen);
 	if (bc_aead_setkey(tfm, a->key, a->keylen) < 0)
 		return cli_key_fail(a->name, bc_aead_driver(tfm), a->key, a->keylen, try_aead_key, tfm);
-	if (!a->decrypt)
+	if (!a->decrypt && has_stream(tfm))
 		return seal_stream(tfm, a, taglen);
 	if ((r = open_io(a)))
 		return r;
 	/* Decryption holds the whole message: no plaintext leaves before the tag is checked. In place,
-	 * the tag after the ciphertext in the same buffer. */
-	r = cli_read_all(a->in, a->limit, 0, &buf, &len);
+	 * the tag after the ciphertext in the same buffer. So does ccm's encryption, which cannot
+	 * start before it knows the length; its tag goes into the spare bytes after the text. */
+	r = cli_read_all(a->in, a->limit, a->decrypt ? 0 : taglen, &buf, &len);
+	if (r == -2 && !a->decrypt)
+		return cli_fail("%s cannot stream encryption (its first MAC block encodes the message length): "
+		                "the input is over the %zu-byte buffer limit; raise it with --buffer-limit",
+		                a->name, a->limit);
 	if (r == -2)
 		return cli_fail("%s cannot stream decryption (no plaintext may leave before the tag is checked): "
 		                "the input is over the %zu-byte buffer limit; raise it with --buffer-limit",
 		                a->name, a->limit);
 	if (r < 0)
 		return read_fail(a);
-	if (len < taglen) {
+	if (!a->decrypt) {
+		r = bc_aead_encrypt(tfm, a->iv, a->ivlen, a->aad, a->aadlen, buf, buf, len, buf + len);
+		r = r < 0 ? crypt_fail(a, r) : cli_out_write(&a->out, buf, len + taglen);
+	} else if (len < taglen) {
 		r = cli_fail("%s: the input (%zu bytes) is shorter than the %zu-byte tag", a->name, len, taglen);
 	} else {
 		n = len - taglen;
@@ -339,7 +358,7 @@ static int run_aead(bc_aead *tfm, struct crypt_args *a)
 			r = cli_out_write(&a->out, buf, n);
 		}
 	}
-	cli_free_secret(buf, len);
+	cli_free_secret(buf, len + (a->decrypt ? 0 : taglen));
 	return r;
 }
 

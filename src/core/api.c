@@ -258,7 +258,7 @@ int bc_aead_alloc(bc_aead **tfm, const char *name)
 void bc_aead_free(bc_aead *tfm)
 {
 	if (tfm) {
-		if (tfm->stream_ctx != tfm->ctx)
+		if (tfm->stream_ctx && tfm->stream_ctx != tfm->ctx)   /* none: an AEAD without an incremental form */
 			ctx_free(tfm->stream_ctx, tfm->stream->ctxsize);
 		ctx_free(tfm->ctx, tfm->alg->ctxsize);
 		free(tfm);
@@ -281,7 +281,7 @@ int bc_aead_setkey(bc_aead *tfm, const uint8_t *key, size_t keylen)
 
 /* GCM tags (SP 800-38D 5.2.1.2): 128, 120, 112, 104, 96 bits, and 64 or 32
  * for the applications of its appendix C — the kernel's crypto_gcm_setauthsize set.
- * Templates with rules of their own (rfc4106, authenc) give them in setauthsize. */
+ * Templates with rules of their own (ccm, rfc4106, authenc) give them in setauthsize. */
 int bc_aead_setauthsize(bc_aead *tfm, size_t taglen)
 {
 	if (!tfm || taglen > tfm->alg->maxauthsize)

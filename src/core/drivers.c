@@ -69,6 +69,8 @@ const struct bc_aead_alg *const bc_aead_drivers[] = {
 	&bc_gcm_aes_vaes_avx2,
 	&bc_gcm_aes_vaes_avx512,
 #endif
+	/* x86 CCM */
+	&bc_ccm_aes_aesni,
 	/* x86 SM4 */
 	&bc_gcm_sm4_aesni_avx,
 	&bc_gcm_sm4_aesni_avx2,
@@ -82,6 +84,7 @@ const struct bc_aead_alg *const bc_aead_drivers[] = {
 	/* arm64 */
 	&bc_gcm_aes_ce,
 	&bc_gcm_sm4_ce,
+	&bc_ccm_aes_ce,
 #endif
 	NULL
 };

@@ -28,6 +28,8 @@ extern const struct bc_skcipher_alg bc_ecb_aes_vaes_avx512, bc_cbc_aes_vaes_avx5
 extern const struct bc_shash_alg bc_ghash_pclmul;
 extern const struct bc_shash_alg bc_ghash_vpclmul_avx2;
 extern const struct bc_aead_alg bc_gcm_aes_aesni;
+/* x86 fused CCM (src/arch/x86/ccm_*.c) */
+extern const struct bc_aead_alg bc_ccm_aes_aesni;
 #if defined(__x86_64__)
 extern const struct bc_aead_alg bc_gcm_aes_vaes_avx2, bc_gcm_aes_vaes_avx512;
 #endif
@@ -65,6 +67,8 @@ extern const struct bc_skcipher_alg bc_ecb_sm4_ce, bc_cbc_sm4_ce, bc_ctr_sm4_ce,
 extern const struct bc_shash_alg bc_cmac_sm4_ce, bc_xcbc_sm4_ce, bc_cbcmac_sm4_ce;
 extern const struct bc_shash_alg bc_ghash_ce;
 extern const struct bc_aead_alg bc_gcm_aes_ce, bc_gcm_sm4_ce;
+/* arm64 fused CCM (src/arch/arm64/ccm_aes_ce.c) */
+extern const struct bc_aead_alg bc_ccm_aes_ce;
 extern const struct bc_cipher_alg bc_aes_neon;
 extern const struct bc_skcipher_alg bc_ecb_aes_neon, bc_cbc_aes_neon, bc_ctr_aes_neon, bc_xts_aes_neon;
 /* arm64 hashes with the SHA2 and SM3 instructions (src/arch/arm64/sha256_ce.c, sm3_ce.c) */

@@ -140,7 +140,8 @@ struct bc_aead_alg {
 	 * (rfc4106's 8-byte IV and ESP's assoclen, authenc's cipher IV) and in
 	 * their tag lengths. NULL: gcm's rules (any IV, tags 4, 8, 12..16). */
 	const struct bc_aead_alg *aead;        /* rfc4106, rfc4543, rfc4309: the AEAD they wrap */
-	/* 0 or -EINVAL, from the IV and the lengths, in place of gcm's limits
+	/* 0, -EINVAL, or (ccm) -EOVERFLOW for a text too long for the IV's
+	 * length field, from the IV and the lengths, in place of gcm's limits
 	 * (bc_gcm_too_long); the front end asks before every encrypt and
 	 * decrypt, so the operations may rely on the shape. */
 	int (*check)(const struct bc_aead_alg *self, const uint8_t *iv, size_t ivlen, size_t adlen, size_t len);

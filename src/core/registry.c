@@ -43,6 +43,7 @@ static const struct bc_template *const templates[] = {
 	&bc_tmpl_essiv, &bc_tmpl_gcm, &bc_tmpl_cmac, &bc_tmpl_xcbc, &bc_tmpl_cbcmac,
 	&bc_tmpl_hmac, &bc_tmpl_rfc3686, &bc_tmpl_rfc4106, &bc_tmpl_rfc4543, &bc_tmpl_rfc4309,
 	&bc_tmpl_authenc, &bc_tmpl_authencesn,
+	&bc_tmpl_ccm,
 };
 
 /* Every algorithm name the library answers to, in the order list shows them. */
@@ -64,6 +65,7 @@ static const char *const algorithm_names[] = {
 	"authenc(hmac(sha512),cbc(des3_ede))", "authenc(hmac(sha1),ctr(aes))", "authenc(hmac(sha256),ctr(aes))",
 	"authenc(hmac(sha384),ctr(aes))", "authenc(hmac(sha512),ctr(aes))", "authencesn(hmac(sha1),cbc(aes))",
 	"authencesn(hmac(sha256),cbc(aes))", "authencesn(hmac(sha384),cbc(aes))", "authencesn(hmac(sha512),cbc(aes))",
+	"ccm(aes)", "ccm(sm4)",
 };
 #define N_ALGNAMES (sizeof(algorithm_names) / sizeof(algorithm_names[0]))
 
@@ -312,6 +314,13 @@ static struct entry *instantiate(const struct bc_template *t, struct entry *in, 
 		n2 = snprintf(driver, sizeof(driver), "%s(%s,%s)", t->driver_name, hash->driver, in->driver);
 		prio = in->priority * 10 + hash->priority;
 		break;
+	case BC_ARGS_CCM: /* the kernel averages the two priorities */
+		if (inner_arg(in->name, "ctr", x))
+			return NULL;
+		n1 = snprintf(name, sizeof(name), "ccm(%s)", x);
+		n2 = snprintf(driver, sizeof(driver), "ccm_base(%s,%s)", in->driver, hash->driver);
+		prio = (in->priority + hash->priority) / 2;
+		break;
 	default: /* BC_ARGS_GCM; the kernel averages the two priorities */
 		if (inner_arg(in->name, "ctr", x))
 			return NULL;
@@ -455,6 +464,22 @@ static struct entry *build(const struct parsed *p, int by_driver)
 		if (!cipher)
 			return NULL;
 		break;
+	case BC_ARGS_CCM: {
+		char y[NAME_MAX_LEN + 8];
+
+		if (p->nargs != (by_driver ? 2 : 1))
+			return NULL;
+		if (!by_driver) {
+			snprintf(x, sizeof(x), "ctr(%s)", p->args[0]);
+			snprintf(y, sizeof(y), "cbcmac(%s)", p->args[0]);
+		}
+		in = lookup(BC_TYPE_SKCIPHER, by_driver ? p->args[0] : x, by_driver);
+		hash = lookup(BC_TYPE_SHASH, by_driver ? p->args[1] : y, by_driver);
+		/* ctr(X) and cbcmac(X) over the same cipher X */
+		if (!in || !hash || inner_arg(in->name, "ctr", x) || inner_arg(hash->name, "cbcmac", y) || strcmp(x, y))
+			return NULL;
+		break;
+	}
 	}
 	if (!in || !usable(in))
 		return NULL;

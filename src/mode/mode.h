@@ -34,6 +34,7 @@ enum bc_tmpl_args {
 	BC_ARGS_AEAD,       /* rfc4106(gcm(X)), rfc4543(gcm(X)), rfc4309(ccm(X)): over an aead of the template .over */
 	BC_ARGS_AUTHENC,    /* authenc(M,E), authencesn(M,E): over a MAC (a shash that takes any key length)
 	                     * and a skcipher; instance priority 10 * E's + M's, as the kernel's */
+	BC_ARGS_CCM,        /* ccm(X) = ccm_base(ctr(X),cbcmac(X)) */
 };
 
 struct bc_template {
@@ -52,6 +53,7 @@ extern const struct bc_template bc_tmpl_ecb, bc_tmpl_cbc, bc_tmpl_ctr, bc_tmpl_c
 /* Templates that compose whole algorithms (hmac.c, rfc_wrap.c, authenc.c). */
 extern const struct bc_template bc_tmpl_hmac, bc_tmpl_rfc3686, bc_tmpl_rfc4106, bc_tmpl_rfc4543, bc_tmpl_rfc4309,
 	bc_tmpl_authenc, bc_tmpl_authencesn;
+extern const struct bc_template bc_tmpl_ccm;
 
 /* The ctr mode's counter step (128-bit big-endian increment), shared with gcm. */
 void bc_ctr_add(uint8_t ctr[16], uint64_t n);
@@ -91,5 +93,14 @@ void bc_mac_update(const void *ctx, void *desc, const uint8_t *data, size_t len)
 void bc_mac_final(const void *ctx, void *desc, uint8_t *out);
 void bc_mac_digest_many(const void *ctx, unsigned n, const uint8_t *const msgs[], const size_t lens[],
 			uint8_t *const outs[]);
+
+
+/* ---- ccm (ccm.c): the rules and block formats the template and the fused
+ * drivers share. */
+#define BC_CCM_HDR_MAX 10   /* longest encoding of the AD length: 0xffff and 8 bytes */
+int bc_ccm_setauthsize(size_t taglen);
+int bc_ccm_check(const struct bc_aead_alg *self, const uint8_t *iv, size_t ivlen, size_t adlen, size_t len);
+size_t bc_ccm_format(const uint8_t iv[16], size_t adlen, size_t len, size_t taglen, uint8_t b0[16],
+		     uint8_t a0[16], uint8_t hdr[BC_CCM_HDR_MAX]);
 
 #endif

@@ -67,6 +67,7 @@ struct fz_alg fz_algs[] = {
 	{ .name = "cmac(sm4)" }, { .name = "xcbc(sm4)" }, { .name = "cbcmac(sm4)" },
 	{ .name = "sha256" }, { .name = "sm3" }, { .name = "ghash" },
 	{ .name = "sha1" }, { .name = "sha224" }, { .name = "sha384" }, { .name = "sha512" }, { .name = "md5" },
+	{ .name = "ccm(aes)" }, { .name = "ccm(sm4)" },
 	/* after the hashes: hmac is tried over each driver of its hash */
 	{ .name = "hmac(sha256)" }, { .name = "hmac(sm3)" }, { .name = "hmac(sha1)" }, { .name = "hmac(sha512)" },
 };
@@ -160,7 +161,7 @@ void fz_setup(void)
 		struct cipher_list cl = { .name = cipher };
 		char pre[16];
 
-		a->type = !strncmp(a->name, "gcm(", 4) ? BC_TYPE_AEAD
+		a->type = !strncmp(a->name, "gcm(", 4) || !strncmp(a->name, "ccm(", 4) ? BC_TYPE_AEAD
 			  : (strchr(a->name, '(') == NULL || strstr(a->name, "mac(") || !strncmp(a->name, "xcbc(", 5))
 				? BC_TYPE_SHASH
 			  : BC_TYPE_SKCIPHER;
@@ -197,6 +198,21 @@ void fz_setup(void)
 			for (size_t j = 0; j < g.ncand; j++) {
 				snprintf(suffix, sizeof(suffix), ",%s", g.cand[j]);
 				add_over(a, "gcm_base", alg_named(buf), suffix);
+			}
+		} else if (!strcmp(pre, "ccm")) {
+			/* ccm_base over every ctr driver with the generic cbcmac, and the other way round */
+			char generic_mac[80], ctr[32], mac[32];
+			const struct fz_alg *ctrs, *macs;
+
+			snprintf(ctr, sizeof(ctr), "ctr(%s)", cipher);
+			snprintf(mac, sizeof(mac), "cbcmac(%s)", cipher);
+			ctrs = alg_named(ctr);
+			macs = alg_named(mac);
+			snprintf(generic_mac, sizeof(generic_mac), ",%s", macs->generic);
+			add_over(a, "ccm_base", ctrs, generic_mac);
+			for (size_t j = 0; j < macs->ncand; j++) {
+				snprintf(buf, sizeof(buf), "ccm_base(%s,%s)", ctrs->generic, macs->cand[j]);
+				add_cand(a, buf);
 			}
 		}
 	}

@@ -129,14 +129,17 @@ out:
 }
 
 static const size_t gcm_tags[] = { 4, 8, 12, 13, 14, 15, 16 };
+static const size_t ccm_tags[] = { 4, 6, 8, 10, 12, 14, 16 };
 
 static void fuzz_aead(struct fz *f, const struct fz_alg *a, const char *drv)
 {
 	uint8_t flags = fz_u8(f), key[80], iv[128], gtag[16], *msg, *gout, *ad, *src, *dst, *tag;
 	size_t keylen = read_key(f, a, flags & 0x80, key);
-	size_t taglen = flags & 0x40 ? fz_u8(f) % 20 : gcm_tags[fz_u8(f) % 7];
+	int ccm = !strncmp(a->name, "ccm(", 4);
+	size_t taglen = flags & 0x40 ? fz_u8(f) % 20 : (ccm ? ccm_tags : gcm_tags)[fz_u8(f) % 7];
 	uint8_t ivb = fz_u8(f);
-	size_t ivlen = ivb & 0x80 ? 12 : ivb & 0x7f, adlen = fz_u16(f) % 1024, len = fz_u16(f) % (MAX_LEN + 1);
+	/* gcm's fast-path 12 bytes or any length; ccm's 16-byte counter block, or any length to be refused */
+	size_t ivlen = ivb & 0x80 ? (ccm ? 16 : 12) : ivb & 0x7f, adlen = fz_u16(f) % 1024, len = fz_u16(f) % (MAX_LEN + 1);
 	int inplace = flags & 1;
 	bc_aead *g, *t;
 	struct fz_buf sb, db, ab, tb;
@@ -154,6 +157,8 @@ static void fuzz_aead(struct fz *f, const struct fz_alg *a, const char *drv)
 	if (eg != et || (eg && eg != -EINVAL))
 		fz_fail("setkey result differs from generic", a->name, drv, keylen);
 	fz_bytes(f, iv, ivlen);
+	if (ccm && (ivb & 0x80))
+		iv[0] = (uint8_t)(1 + iv[0] % 7);   /* a valid L = 2..8 (otherwise both must refuse the IV) */
 	msg = malloc(len + 1);
 	gout = malloc(len + 1);
 	fz_bytes(f, msg, len);

@@ -1,5 +1,5 @@
 /* libFuzzer harness: every driver against OpenSSL's libcrypto and libgcrypt wherever they have the algorithm,
- * so a bug the generic and the accelerated code share is still caught. Modes: SP 800-38A/B/D/E, RFC 3566, kernel essiv. */
+ * so a bug the generic and the accelerated code share is still caught. Modes: SP 800-38A/B/C/D/E, RFC 3566, kernel essiv. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,28 +48,48 @@ static int ossl_cipher(const char *c, enum mode m, const uint8_t *key, size_t ke
 	return ok ? 0 : -1;
 }
 
-static int ossl_gcm(const char *c, const uint8_t *key, size_t keylen, const uint8_t *iv, size_t ivlen,
-		    const uint8_t *ad, size_t adlen, const uint8_t *in, uint8_t *out, size_t len, uint8_t tag[16])
+/* gcm (any IV length, 16-byte tags) or ccm (an ivlen-byte nonce of 7..13, taglen-byte tags: those lengths
+ * before the key, and the total text length before the AD). */
+static int ossl_aead(const char *c, int ccm, const uint8_t *key, size_t keylen, const uint8_t *iv, size_t ivlen,
+		     const uint8_t *ad, size_t adlen, const uint8_t *in, uint8_t *out, size_t len, uint8_t *tag,
+		     size_t taglen)
 {
 	char name[32];
 	EVP_CIPHER *ci;
 	EVP_CIPHER_CTX *x;
 	int ok, n = 0;
 
-	snprintf(name, sizeof(name), !strcmp(c, "sm4") ? "SM4-GCM" : "AES-%zu-GCM", keylen * 8);
+	if (!strcmp(c, "sm4"))
+		snprintf(name, sizeof(name), "SM4-%s", ccm ? "CCM" : "GCM");
+	else
+		snprintf(name, sizeof(name), "AES-%zu-%s", keylen * 8, ccm ? "CCM" : "GCM");
 	ci = EVP_CIPHER_fetch(NULL, name, NULL);
 	if (!ci)
 		return -1;
 	x = EVP_CIPHER_CTX_new();
 	ok = EVP_EncryptInit_ex2(x, ci, NULL, NULL, NULL) &&
 	     EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_AEAD_SET_IVLEN, (int)ivlen, NULL) &&
-	     EVP_EncryptInit_ex2(x, NULL, key, iv, NULL) &&
+	     (!ccm || EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_AEAD_SET_TAG, (int)taglen, NULL)) &&
+	     EVP_EncryptInit_ex2(x, NULL, key, iv, NULL) && (!ccm || EVP_EncryptUpdate(x, NULL, &n, NULL, (int)len)) &&
 	     (adlen == 0 || EVP_EncryptUpdate(x, NULL, &n, ad, (int)adlen)) &&
-	     (len == 0 || EVP_EncryptUpdate(x, out, &n, in, (int)len)) && EVP_EncryptFinal_ex(x, out + len, &n) &&
-	     EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_AEAD_GET_TAG, 16, tag);
+	     ((len == 0 && !ccm) || EVP_EncryptUpdate(x, out, &n, in, (int)len)) && EVP_EncryptFinal_ex(x, out + len, &n) &&
+	     EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_AEAD_GET_TAG, (int)taglen, tag);
 	EVP_CIPHER_CTX_free(x);
 	EVP_CIPHER_free(ci);
 	return ok ? 0 : -1;
+}
+
+static int ossl_gcm(const char *c, const uint8_t *key, size_t keylen, const uint8_t *iv, size_t ivlen,
+		    const uint8_t *ad, size_t adlen, const uint8_t *in, uint8_t *out, size_t len, uint8_t tag[16])
+{
+	return ossl_aead(c, 0, key, keylen, iv, ivlen, ad, adlen, in, out, len, tag, 16);
+}
+
+static int ossl_ccm(const char *c, const uint8_t *key, size_t keylen, const uint8_t *nonce, size_t nlen,
+		    const uint8_t *ad, size_t adlen, const uint8_t *in, uint8_t *out, size_t len, uint8_t *tag,
+		    size_t taglen)
+{
+	return ossl_aead(c, 1, key, keylen, nonce, nlen, ad, adlen, in, out, len, tag, taglen);
 }
 
 static int ossl_cmac(const char *c, const uint8_t *key, size_t keylen, const uint8_t *msg, size_t len,
@@ -152,27 +172,45 @@ static int gc_cipher(const char *c, enum mode m, const uint8_t *key, size_t keyl
 	return e ? -1 : 0;
 }
 
-static int gc_gcm(const char *c, const uint8_t *key, size_t keylen, const uint8_t *iv, size_t ivlen,
-		  const uint8_t *ad, size_t adlen, const uint8_t *in, uint8_t *out, size_t len, uint8_t tag[16])
+/* gcm, or ccm with an ivlen-byte nonce, whose lengths come before the AD. */
+static int gc_aead(const char *c, int ccm, const uint8_t *key, size_t keylen, const uint8_t *iv, size_t ivlen,
+		   const uint8_t *ad, size_t adlen, const uint8_t *in, uint8_t *out, size_t len, uint8_t *tag,
+		   size_t taglen)
 {
+	uint64_t lens[3] = { len, adlen, taglen };
 	gcry_cipher_hd_t h;
 	gcry_error_t e;
 
-	if (gcry_cipher_open(&h, gc_algo(c, keylen), GCRY_CIPHER_MODE_GCM, 0))
+	if (gcry_cipher_open(&h, gc_algo(c, keylen), ccm ? GCRY_CIPHER_MODE_CCM : GCRY_CIPHER_MODE_GCM, 0))
 		return -1;
 	e = gcry_cipher_setkey(h, key, keylen);
 	if (!e)
 		e = gcry_cipher_setiv(h, iv, ivlen);
+	if (!e && ccm)
+		e = gcry_cipher_ctl(h, GCRYCTL_SET_CCM_LENGTHS, lens, sizeof(lens));
 	if (!e)
 		e = gcry_cipher_authenticate(h, ad, adlen);
-	if (!e)
+	if (!e && !ccm)
 		e = gcry_cipher_final(h);
 	if (!e)
 		e = gcry_cipher_encrypt(h, out, len, in, len);
 	if (!e)
-		e = gcry_cipher_gettag(h, tag, 16);
+		e = gcry_cipher_gettag(h, tag, taglen);
 	gcry_cipher_close(h);
 	return e ? -1 : 0;
+}
+
+static int gc_gcm(const char *c, const uint8_t *key, size_t keylen, const uint8_t *iv, size_t ivlen,
+		  const uint8_t *ad, size_t adlen, const uint8_t *in, uint8_t *out, size_t len, uint8_t tag[16])
+{
+	return gc_aead(c, 0, key, keylen, iv, ivlen, ad, adlen, in, out, len, tag, 16);
+}
+
+static int gc_ccm(const char *c, const uint8_t *key, size_t keylen, const uint8_t *nonce, size_t nlen,
+		  const uint8_t *ad, size_t adlen, const uint8_t *in, uint8_t *out, size_t len, uint8_t *tag,
+		  size_t taglen)
+{
+	return gc_aead(c, 1, key, keylen, nonce, nlen, ad, adlen, in, out, len, tag, taglen);
 }
 
 static int gc_cmac(const char *c, const uint8_t *key, size_t keylen, const uint8_t *msg, size_t len,
@@ -208,10 +246,13 @@ struct peer {
 		   const uint8_t *ad, size_t adlen, const uint8_t *in, uint8_t *out, size_t len, uint8_t tag[16]);
 	int (*cmac)(const char *c, const uint8_t *key, size_t keylen, const uint8_t *msg, size_t len, uint8_t mac[16]);
 	int (*hash)(const char *h, const uint8_t *msg, size_t len, uint8_t out[64]);
+	int (*ccm)(const char *c, const uint8_t *key, size_t keylen, const uint8_t *nonce, size_t nlen,
+		   const uint8_t *ad, size_t adlen, const uint8_t *in, uint8_t *out, size_t len, uint8_t *tag,
+		   size_t taglen);
 };
 static const struct peer peers[] = {
-	{ "openssl", ossl_cipher, ossl_gcm, ossl_cmac, ossl_hash },
-	{ "libgcrypt", gc_cipher, gc_gcm, gc_cmac, gc_hash },
+	{ "openssl", ossl_cipher, ossl_gcm, ossl_cmac, ossl_hash, ossl_ccm },
+	{ "libgcrypt", gc_cipher, gc_gcm, gc_cmac, gc_hash, gc_ccm },
 };
 
 /* essiv (Linux crypto/essiv.c): cbc whose IV is the sector IV encrypted under the hashed key
@@ -384,6 +425,41 @@ static void peer_aead(struct fz *f, const struct fz_alg *a, const char *drv, con
 	free(theirs);
 }
 
+/* ccm: a nonce of 7..13 bytes in the kernel's counter block (iv[0] = L - 1 = 14 - nlen), every tag length,
+ * AD of 0..499 bytes or, now and then, across the 0xff00 boundary where its length takes 6 bytes. */
+static void peer_ccm(struct fz *f, const struct fz_alg *a, const char *drv, const char *c, const uint8_t *key,
+		     size_t keylen)
+{
+	static const size_t tags[] = { 4, 6, 8, 10, 12, 14, 16 };
+	size_t taglen = tags[fz_u8(f) % 7], nlen = 7 + fz_u8(f) % 7, adlen = fz_u16(f) % 512;
+	size_t len = fz_u16(f) % (MAX_LEN + 1);
+	uint8_t iv[16] = { 0 }, tag[16], ptag[16], *ad, *msg = malloc(len + 1), *ours = malloc(len + 1),
+					       *theirs = malloc(len + 16);
+	bc_aead *t;
+
+	if (adlen >= 500)
+		adlen = 0xfef0 + adlen % 32;
+	ad = malloc(adlen + 1);
+	iv[0] = (uint8_t)(14 - nlen);
+	fz_bytes(f, iv + 1, nlen);
+	fz_bytes(f, ad, adlen);
+	fz_bytes(f, msg, len);
+	if (bc_aead_alloc(&t, drv) || bc_aead_setauthsize(t, taglen) || bc_aead_setkey(t, key, keylen) ||
+	    bc_aead_encrypt(t, iv, 16, ad, adlen, msg, ours, len, tag))
+		fz_fail("refused a valid ccm operation", a->name, drv, len);
+	for (size_t i = 0; i < sizeof(peers) / sizeof(peers[0]); i++) {
+		if (peers[i].ccm(c, key, keylen, iv + 1, nlen, ad, adlen, msg, theirs, len, ptag, taglen))
+			continue;
+		compare("ciphertext", &peers[i], a->name, drv, ours, theirs, len, len);
+		compare("tag", &peers[i], a->name, drv, tag, ptag, taglen, len);
+	}
+	bc_aead_free(t);
+	free(ad);
+	free(msg);
+	free(ours);
+	free(theirs);
+}
+
 static void peer_shash(struct fz *f, const struct fz_alg *a, const char *drv, const char *c, const uint8_t *key,
 		       size_t keylen)
 {
@@ -446,6 +522,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fz_bytes(&f, key, keylen);
 	if (a->type == BC_TYPE_SKCIPHER)
 		peer_skcipher(&f, a, drv, c, key, keylen);
+	else if (a->type == BC_TYPE_AEAD && !strncmp(a->name, "ccm(", 4))
+		peer_ccm(&f, a, drv, c, key, keylen);
 	else if (a->type == BC_TYPE_AEAD)
 		peer_aead(&f, a, drv, c, key, keylen);
 	else

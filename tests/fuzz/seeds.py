@@ -9,8 +9,10 @@ import sys
 # The order of fz_algs[] in fuzz_common.c and the key sizes of tests/common.c.
 ALGS = ["ecb(aes)", "cbc(aes)", "ctr(aes)", "cts(cbc(aes))", "xts(aes)", "essiv(cbc(aes),sha256)", "gcm(aes)",
         "cmac(aes)", "xcbc(aes)", "cbcmac(aes)", "ecb(sm4)", "cbc(sm4)", "ctr(sm4)", "cts(cbc(sm4))", "xts(sm4)",
-        "essiv(cbc(sm4),sm3)", "gcm(sm4)", "cmac(sm4)", "xcbc(sm4)", "cbcmac(sm4)", "sha256", "sm3", "ghash"]
+        "essiv(cbc(sm4),sm3)", "gcm(sm4)", "cmac(sm4)", "xcbc(sm4)", "cbcmac(sm4)", "sha256", "sm3", "ghash",
+        "ccm(aes)", "ccm(sm4)"]
 TAGS = [4, 8, 12, 13, 14, 15, 16]
+CCM_TAGS = [4, 6, 8, 10, 12, 14, 16]
 
 
 def keysizes(alg):
@@ -51,6 +53,14 @@ def drivers_seed(alg, r):
     i = ALGS.index(alg)
     key = bytes.fromhex(r.get("key", ""))
     head = bytes([i, 0, 0]) + key_part(alg, key)
+    if alg.startswith("ccm("):
+        # ivb 0x80: the 16-byte counter block, its first byte read as 1 + iv[0] % 7
+        iv, ad, pt = (bytes.fromhex(r.get(k, "")) for k in ("iv", "assoc", "ptext"))
+        tag = bytes.fromhex(r.get("tag", "00" * 16))
+        if len(iv) != 16 or len(pt) > 8191 or len(ad) > 1023 or len(tag) not in CCM_TAGS:
+            return None
+        return head + bytes([CCM_TAGS.index(len(tag)), 0x80]) + u16(len(ad)) + u16(len(pt)) + \
+            bytes([iv[0] - 1]) + iv[1:] + pt + bytes([0]) + ad + bytes([0, 0, 0, 0, 0])
     if alg.startswith("gcm("):
         iv, ad, pt = (bytes.fromhex(r.get(k, "")) for k in ("iv", "assoc", "ptext"))
         tag = bytes.fromhex(r.get("tag", "00" * 16))
@@ -72,6 +82,14 @@ def peers_seed(alg, r):
     key = bytes.fromhex(r.get("key", ""))
     sizes = keysizes(alg)
     head = bytes([i, 0]) + (bytes([sizes.index(len(key))]) + key if sizes else b"")
+    if alg.startswith("ccm("):
+        iv, ad, pt = (bytes.fromhex(r.get(k, "")) for k in ("iv", "assoc", "ptext"))
+        tag = bytes.fromhex(r.get("tag", "00" * 16))
+        nlen = 14 - iv[0]
+        if len(ad) >= 500 or len(tag) not in CCM_TAGS or not 7 <= nlen <= 13:
+            return None
+        return head + bytes([CCM_TAGS.index(len(tag)), nlen - 7]) + u16(len(ad)) + u16(len(pt)) + \
+            iv[1:1 + nlen] + ad + pt
     if alg.startswith("gcm("):
         iv, ad, pt = (bytes.fromhex(r.get(k, "")) for k in ("iv", "assoc", "ptext"))
         if not 1 <= len(iv) <= 64:
@@ -86,14 +104,14 @@ def peers_seed(alg, r):
 
 def cli_seed(alg, r):
     args = []
-    if alg.startswith("gcm(") or alg.split("(")[0] in ("ecb", "cbc", "ctr", "cts", "xts", "essiv"):
+    if alg.startswith(("gcm(", "ccm(")) or alg.split("(")[0] in ("ecb", "cbc", "ctr", "cts", "xts", "essiv"):
         cmd, data = 0, r.get("ptext", "")
         args = [alg, "--key", r["key"]]
         if r.get("iv"):
             args += ["--iv", r["iv"]]
         if r.get("assoc"):
             args += ["--aad", r["assoc"]]
-        if alg.startswith("gcm(") and r.get("tag"):
+        if alg.startswith(("gcm(", "ccm(")) and r.get("tag"):
             args += ["--tag-len", str(len(r["tag"]) // 2)]
     elif "key" in r:
         cmd, data, args = 2, r.get("msg", ""), [alg, "--key", r["key"], "--hex"]
