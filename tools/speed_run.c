@@ -295,8 +295,9 @@ static void summarise(const struct control *ctl, struct speed_result *res)
  * authenc over cbc (rounded to 16 bytes, a multiple of every cbc block). */
 static int trial_op(struct worker *w)
 {
-	uint8_t iv[16] = { 0 };
+	uint8_t iv[16];
 
+	make_iv(iv, sizeof(iv), w->iv_base);   /* ccm: iv[0] = L - 1 */
 	if (w->job->type == BC_TYPE_AEAD)   /* an encryption: decryption's ring is filled once the size is known */
 		return bc_aead_encrypt(w->ae, iv, w->ivlen, w->ad, w->adlen, w->buf, w->buf, w->size, w->out);
 	return one_op(w);

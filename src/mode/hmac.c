@@ -58,6 +58,10 @@ static int hmac_setkey(void *ctx, const uint8_t *key, size_t keylen)
 	h->update(hash_ctx(t), bc_ctx_at(ctx, t->opad_off), pad, bs);
 	bc_wipe(pad, sizeof(pad));
 	bc_wipe(desc, sizeof(desc));
+	/* The hash's states here are the key's equivalents; a block function
+	 * that spills its working state (sha512-avx2's schedule and rounds)
+	 * leaves it below this frame. */
+	bc_burn_stack();
 	return 0;
 }
 

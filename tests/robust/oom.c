@@ -239,6 +239,10 @@ static int wipe_one(const struct bc_driver_info *d, void *arg)
 	klen = ks[0];
 	if (composed_name(d->name))   /* hmac, the ESP wrappers, authenc: their own key formats and IVs */
 		klen = composed_test_key(d, key, &ivlen, &len);
+	if (starts(d->name, "ccm(")) {   /* the kernel's counter block: iv[0] = L - 1 = 3 */
+		ivlen = 16;
+		iv[0] = 3;
+	}
 	if (d->type == BC_TYPE_SKCIPHER) {
 		bc_skcipher *t;
 		if (!(r = bc_skcipher_alloc(&t, d->driver))) {
