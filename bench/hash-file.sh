@@ -31,7 +31,7 @@ cpu() {
 	awk '{ print $1 + $2 }' /tmp/bc-hash-bench.$$
 }
 min() { if [ -z "$1" ]; then echo "$2"; else echo "$1 $2" | awk '{ print $2 < $1 ? $2 : $1 }'; fi; }
-MHZ=$("$BC" speed sha256 --sizes 8192 --time 0.2 --csv | awk -F, 'NR == 2 { print $7 * $8 / 1e6 }')
+MHZ=$("$BC" speed sha256 --sizes 8192 --time 0.2 --csv 2>/dev/null | awk -F, 'NR == 2 { print $7 * $8 / 1e6 }')
 line() {
 	awk -v n="$1" -v t="$2" -v s="$SIZE" -v mhz="${MHZ:-0}" 'BEGIN {
 		printf "%-26s %7.3f s %7.0f MB/s", n, t, s / t / 1e6

@@ -3,6 +3,7 @@
 #include <immintrin.h>
 
 #include "drivers.h"
+#include "sha_avx2.h"
 #include "../../hash/md32.h"
 #include "../../hash/sha1.h"
 
@@ -89,50 +90,8 @@ INLINE BC_X86_AVX2_BMI2 void rounds(uint32_t st[8], const uint32_t *wk, struct w
 	st[0] += a; st[1] += b; st[2] += c; st[3] += d; st[4] += e;
 }
 
-static BC_X86_AVX2_BMI2 void rounds_only(uint32_t st[8], const uint32_t *wk)
-{
-	rounds(st, wk, NULL, NULL, NULL);
-}
-
-static BC_X86_AVX2_BMI2 void rounds_and_schedule(uint32_t st[8], const uint32_t *wk, struct wk_pair *next,
-                                                 const uint8_t *p0, const uint8_t *p1)
-{
-	rounds(st, wk, next, p0, p1);
-}
-
-/* Blocks in pairs, as sha256-avx2; a single block goes to the portable code. */
-static BC_X86_AVX2_BMI2 void sha1_avx2_compress(uint32_t st[8], const uint8_t *p, size_t nblocks)
-{
-	struct wk_pair wk[2];
-	__m256i x[4];
-	int cur = 0;
-
-	if (nblocks < 2) {
-		bc_sha1_compress_generic(st, p, nblocks);
-		return;
-	}
-	sched_load(x, &wk[0], p, p + 64);
-	for (int i = 4; i < 20; i++)
-		sched_step(x, &wk[0], i);
-	while (nblocks) {
-		size_t n = nblocks >= 2 ? 2 : 1;
-		const uint8_t *np = p + 64 * n;
-
-		/* The schedule's stores must reach memory: the rounds read it there. */
-		__asm__("" : : "r"(wk) : "memory");
-		if (nblocks > n)
-			rounds_and_schedule(st, wk[cur].v, &wk[cur ^ 1], np, np + 64 * (nblocks - n >= 2));
-		else
-			rounds_only(st, wk[cur].v);
-		if (n == 2)
-			rounds_only(st, wk[cur].v + 4);
-		cur ^= 1;
-		p = np;
-		nblocks -= n;
-	}
-	/* The message may be a key. */
-	bc_wipe(wk, sizeof(wk));
-}
+/* compress: pairs of blocks through the rounds above (sha_avx2.h). */
+BC_SHA_AVX2_PAIRS(sha1_avx2_compress, uint32_t, 64, 4, 4, 20, 4, bc_sha1_compress_generic)
 
 BC_MD32_SHASH_FULL(sha1_avx2, "sha1", "sha1-avx2", 300, BC_CPU_AVX2 | BC_CPU_BMI2, bc_sha1_iv, 5, sha1_avx2_compress,
                    20, 0);

@@ -3,6 +3,7 @@
 #include <immintrin.h>
 
 #include "drivers.h"
+#include "sha_avx2.h"
 #include "../../hash/md32.h"
 #include "../../hash/sha512.h"
 
@@ -95,52 +96,8 @@ INLINE BC_X86_AVX2_BMI2 void rounds(uint64_t st[8], const uint64_t *wk, struct w
 	st[4] += e; st[5] += f; st[6] += g; st[7] += h;
 }
 
-static BC_X86_AVX2_BMI2 void rounds_only(uint64_t st[8], const uint64_t *wk)
-{
-	rounds(st, wk, NULL, NULL, NULL);
-}
-
-static BC_X86_AVX2_BMI2 void rounds_and_schedule(uint64_t st[8], const uint64_t *wk, struct wk_pair *next,
-                                                 const uint8_t *p0, const uint8_t *p1)
-{
-	rounds(st, wk, next, p0, p1);
-}
-
-/* Blocks go in pairs (a last odd one is scheduled twice over and used once);
- * the first block of each pair runs while the next pair is scheduled. A
- * single block goes to the portable code, as in sha256-avx2. */
-static BC_X86_AVX2_BMI2 void sha512_avx2_compress(uint64_t st[8], const uint8_t *p, size_t nblocks)
-{
-	struct wk_pair wk[2];
-	__m256i x[8];
-	int cur = 0;
-
-	if (nblocks < 2) {
-		bc_sha512_compress_generic(st, p, nblocks);
-		return;
-	}
-	sched_load(x, &wk[0], p, p + 128);
-	for (int i = 8; i < 40; i++)
-		sched_step(x, &wk[0], i);
-	while (nblocks) {
-		size_t n = nblocks >= 2 ? 2 : 1;
-		const uint8_t *np = p + 128 * n;
-
-		/* The schedule's stores must reach memory: the rounds read it there. */
-		__asm__("" : : "r"(wk) : "memory");
-		if (nblocks > n)
-			rounds_and_schedule(st, wk[cur].v, &wk[cur ^ 1], np, np + 128 * (nblocks - n >= 2));
-		else
-			rounds_only(st, wk[cur].v);
-		if (n == 2)
-			rounds_only(st, wk[cur].v + 2);
-		cur ^= 1;
-		p = np;
-		nblocks -= n;
-	}
-	/* The message may be a key. */
-	bc_wipe(wk, sizeof(wk));
-}
+/* compress: pairs of blocks through the rounds above (sha_avx2.h). */
+BC_SHA_AVX2_PAIRS(sha512_avx2_compress, uint64_t, 128, 8, 8, 40, 2, bc_sha512_compress_generic)
 
 BC_SHA512_SHASH(sha512_avx2, sha384_avx2, "sha512-avx2", "sha384-avx2", 300, BC_CPU_AVX2 | BC_CPU_BMI2,
                 sha512_avx2_compress);
