@@ -87,10 +87,10 @@ static int md_digest2(struct luks_md *m, const void *a, size_t alen, const void 
 int luks_hash_size(const char *hash)
 {
 	struct luks_md m;
-	int r = md_open(&m, hash);
+	int r = md_open(&m, hash), size = (int)m.size;
 
 	md_close(&m);
-	return r ? r : (int)m.size;
+	return r ? r : size;
 }
 
 int luks_hash(const char *hash, const uint8_t *in, size_t len, uint8_t *out)
