@@ -1,62 +1,125 @@
-/* blockcrypt-luks: the keyslot KDFs (PBKDF2-HMAC through OpenSSL, Argon2i/Argon2id through libargon2),
- * their cost benchmark, the anti-forensic splitter, and plain mode's passphrase hash. LUKS1 sections 2.3-2.4 (AF with
- * H1), LUKS2 section 3.2.5; plain mode as cryptsetup(8), "Passphrase processing for PLAIN mode". */
+/* blockcrypt-luks: the keyslot KDFs (PBKDF2-HMAC, Argon2i/Argon2id), their cost benchmark, the anti-forensic splitter,
+ * plain mode's passphrase hash. LUKS1 2.3-2.4, LUKS2 3.2.5, RFC 8018 5.2; plain mode as cryptsetup(8).
+ * Hashes and HMAC come from blockcrypt; OpenSSL's libcrypto only for hashes blockcrypt lacks; Argon2 from libargon2. */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include <argon2.h>
+#include <blockcrypt.h>
 #include <openssl/evp.h>
 
 #include "luks_internal.h"
 
-static const EVP_MD *md_by_name(const char *hash)
+/* The hashes blockcrypt itself has: these and their HMACs go through libblockcrypt. OpenSSL's libcrypto
+ * serves only the names blockcrypt lacks (ripemd160, whirlpool and the like), which old images still use. */
+static const char *const own_hashes[] = { "sha1", "sha224", "sha256", "sha384", "sha512", "sm3", "md5" };
+
+static int own_hash(const char *hash)
 {
-	return EVP_get_digestbyname(hash);
+	for (size_t i = 0; i < sizeof(own_hashes) / sizeof(own_hashes[0]); i++)
+		if (!strcmp(hash, own_hashes[i]))
+			return 1;
+	return 0;
+}
+
+/* One hash by its cryptsetup name, from either library. */
+struct luks_md {
+	bc_shash *bc;
+	EVP_MD *evp;
+	EVP_MD_CTX *ctx;
+	size_t size;
+};
+
+/* The digest is fetched once for all its uses: a digest looked up by name is fetched again on every use
+ * (OpenSSL 3), which made an AF merge of 4000 stripes cost milliseconds, and a crafted header with 32
+ * keyslots seconds. */
+static void md_close(struct luks_md *m);
+
+static int md_open(struct luks_md *m, const char *hash)
+{
+	const EVP_MD *named;
+	int r;
+
+	memset(m, 0, sizeof(*m));
+	if (own_hash(hash)) {
+		r = bc_shash_alloc(&m->bc, hash);
+		if (r == -ENOMEM)
+			return luks_fail(-ENOMEM, "out of memory");
+		if (r)
+			return luks_fail(-ENOTSUP, "hash %s is not supported", hash);
+		m->size = bc_shash_digestsize(m->bc);
+		return 0;
+	}
+	named = EVP_get_digestbyname(hash);
+	m->evp = named ? EVP_MD_fetch(NULL, EVP_MD_get0_name(named), NULL) : NULL;
+	if (!m->evp || EVP_MD_get_size(m->evp) < 1 || EVP_MD_get_size(m->evp) > (int)LUKS_MAX_DIGEST)
+		r = luks_fail(-ENOTSUP, "hash %s is not supported", hash);
+	else if (!(m->ctx = EVP_MD_CTX_new()))
+		r = luks_fail(-ENOMEM, "out of memory");
+	else {
+		m->size = (size_t)EVP_MD_get_size(m->evp);
+		return 0;
+	}
+	md_close(m);
+	return r;
+}
+
+static void md_close(struct luks_md *m)
+{
+	bc_shash_free(m->bc);
+	EVP_MD_CTX_free(m->ctx);
+	EVP_MD_free(m->evp);
+	memset(m, 0, sizeof(*m));
+}
+
+/* hash(a || b) into out (m->size bytes). */
+static int md_digest2(struct luks_md *m, const void *a, size_t alen, const void *b, size_t blen, uint8_t *out)
+{
+	if (m->bc)
+		return bc_shash_init(m->bc) || bc_shash_update(m->bc, a, alen) || bc_shash_update(m->bc, b, blen) ||
+		       bc_shash_final(m->bc, out) ? luks_fail(-EINVAL, "hashing failed") : 0;
+	return EVP_DigestInit_ex(m->ctx, m->evp, NULL) && EVP_DigestUpdate(m->ctx, a, alen) &&
+	       EVP_DigestUpdate(m->ctx, b, blen) && EVP_DigestFinal_ex(m->ctx, out, NULL) ?
+	       0 : luks_fail(-EINVAL, "hashing failed");
 }
 
 int luks_hash_size(const char *hash)
 {
-	const EVP_MD *md = md_by_name(hash);
+	struct luks_md m;
+	int r = md_open(&m, hash), size = (int)m.size;
 
-	if (!md)
-		return luks_fail(-ENOTSUP, "hash %s is not supported", hash);
-	return EVP_MD_get_size(md);
+	md_close(&m);
+	return r ? r : size;
 }
 
 int luks_hash(const char *hash, const uint8_t *in, size_t len, uint8_t *out)
 {
-	const EVP_MD *md = md_by_name(hash);
+	struct luks_md m;
+	int r = md_open(&m, hash);
 
-	if (!md || !EVP_Digest(in, len, out, NULL, md, NULL))
-		return luks_fail(-ENOTSUP, "hash %s is not supported", hash);
-	return 0;
+	if (!r)
+		r = md_digest2(&m, in, len, "", 0, out);
+	md_close(&m);
+	return r;
 }
 
 /* hash(A^round || pass) for round 0, 1, 2... concatenated and cut to keylen: the "hashalot" construction that
  * cryptsetup's plain mode applies, so that a key longer than the hash gets distinct pieces. */
-static int plain_hash_rounds(const EVP_MD *md, const uint8_t *pass, size_t passlen, uint8_t *key, size_t keylen)
+static int plain_hash_rounds(struct luks_md *m, const uint8_t *pass, size_t passlen, uint8_t *key, size_t keylen)
 {
-	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
-	uint8_t out[EVP_MAX_MD_SIZE];
-	int r = ctx ? 0 : luks_fail(-ENOMEM, "out of memory");
+	uint8_t prefix[LUKS_MAX_KEY], out[LUKS_MAX_DIGEST];   /* round r hashes r bytes 'A' first */
+	int r = 0;
 
+	memset(prefix, 'A', sizeof(prefix));
 	for (size_t round = 0, done = 0; !r && done < keylen; round++) {
-		size_t n = (size_t)EVP_MD_get_size(md);
-		int ok = EVP_DigestInit_ex(ctx, md, NULL);
+		size_t n = keylen - done < m->size ? keylen - done : m->size;
 
-		for (size_t i = 0; ok && i < round; i++)
-			ok = EVP_DigestUpdate(ctx, "A", 1);
-		if (ok)
-			ok = EVP_DigestUpdate(ctx, pass, passlen) && EVP_DigestFinal_ex(ctx, out, NULL);
-		if (!ok)
-			r = luks_fail(-EINVAL, "hashing the passphrase failed");
-		n = keylen - done < n ? keylen - done : n;
+		r = md_digest2(m, prefix, round, pass, passlen, out);
 		memcpy(key + done, out, n);
 		done += n;
 	}
 	explicit_bzero(out, sizeof(out));
-	EVP_MD_CTX_free(ctx);
 	return r;
 }
 
@@ -65,8 +128,8 @@ int bc_luks_plain_key(const char *hash, const char *pass, size_t passlen, uint8_
 	char name[64];
 	const char *colon = strchr(hash, ':');
 	size_t len = keylen, nlen = colon ? (size_t)(colon - hash) : strlen(hash);
-	const EVP_MD *md = NULL;
-	int r = 0;
+	struct luks_md m = { 0 };
+	int r = 0, hashed;
 
 	if (keylen < 1 || keylen > LUKS_MAX_KEY)
 		return luks_fail(-EINVAL, "plain: key size %zu out of range (1..%u bytes)", keylen, LUKS_MAX_KEY);
@@ -82,29 +145,93 @@ int bc_luks_plain_key(const char *hash, const char *pass, size_t passlen, uint8_
 			return luks_fail(-EINVAL, "hash length in %s must be 1..%zu bytes (the key size)", hash, keylen);
 		len = n;
 	}
-	if (strcmp(name, "plain") && !(md = md_by_name(name)))
-		return luks_fail(-ENOTSUP, "hash %s is not supported", name);
+	hashed = strcmp(name, "plain") != 0;
+	if (hashed && (r = md_open(&m, name)) != 0)
+		return r;
 	memset(key, 0, keylen);
-	if (md)
-		r = plain_hash_rounds(md, (const uint8_t *)pass, passlen, key, len);
+	if (hashed)
+		r = plain_hash_rounds(&m, (const uint8_t *)pass, passlen, key, len);
 	else if (colon && passlen < len)   /* plain:N takes exactly N bytes of the passphrase */
 		r = luks_fail(-EINVAL, "plain:%zu needs a passphrase of at least %zu bytes", len, len);
 	else   /* plain: the passphrase itself, zero-padded or cut to the key size */
 		memcpy(key, pass, passlen < len ? passlen : len);
+	md_close(&m);
 	if (r)
 		explicit_bzero(key, keylen);
 	return r;
 }
 
+/* PBKDF2 (RFC 8018 section 5.2) over blockcrypt's hmac: the passphrase's inner and outer states are computed
+ * once at setkey, so an iteration costs two compressions, and the chains of the output blocks (a 64-byte key
+ * from sha256 has two) run side by side through bc_shash_digest_many, which interleaves them where the hash
+ * driver can. */
+#define PBKDF2_LANES 8
+
+static int pbkdf2_own(const char *hash, const uint8_t *pass, size_t passlen, const uint8_t *salt, size_t saltlen,
+                      uint32_t iterations, uint8_t *out, size_t outlen)
+{
+	char name[48];
+	bc_shash *h = NULL;
+	uint8_t u[2][PBKDF2_LANES][LUKS_MAX_DIGEST], t[PBKDF2_LANES][LUKS_MAX_DIGEST], be[4];
+	const uint8_t *msgs[PBKDF2_LANES];
+	uint8_t *outs[PBKDF2_LANES];
+	size_t lens[PBKDF2_LANES], hlen, nblk;
+	int r;
+
+	snprintf(name, sizeof(name), "hmac(%s)", hash);
+	r = bc_shash_alloc(&h, name);
+	if (r)
+		return r == -ENOMEM ? luks_fail(-ENOMEM, "out of memory") :
+		                      luks_fail(-ENOTSUP, "PBKDF2 hash %s is not supported", hash);
+	r = bc_shash_setkey(h, pass, passlen);
+	hlen = bc_shash_digestsize(h);
+	nblk = (outlen + hlen - 1) / hlen;
+	for (size_t first = 0; !r && first < nblk; first += PBKDF2_LANES) {
+		unsigned k = nblk - first < PBKDF2_LANES ? (unsigned)(nblk - first) : PBKDF2_LANES;
+
+		/* U1 = PRF(P, S || INT(i)) */
+		for (unsigned j = 0; !r && j < k; j++) {
+			luks_put_be32(be, (uint32_t)(first + j + 1));
+			r = bc_shash_init(h) || bc_shash_update(h, salt, saltlen) || bc_shash_update(h, be, 4) ||
+			    bc_shash_final(h, u[0][j]);
+			memcpy(t[j], u[0][j], hlen);
+			lens[j] = hlen;
+		}
+		/* Uc = PRF(P, Uc-1), T = U1 ^ ... ^ Uc */
+		for (uint32_t c = 1; !r && c < iterations; c++) {
+			for (unsigned j = 0; j < k; j++) {
+				msgs[j] = u[(c - 1) & 1][j];
+				outs[j] = u[c & 1][j];
+			}
+			r = bc_shash_digest_many(h, k, msgs, lens, outs);
+			for (unsigned j = 0; j < k; j++)
+				for (size_t b = 0; b < hlen; b++)
+					t[j][b] ^= outs[j][b];
+		}
+		for (unsigned j = 0; j < k; j++) {
+			size_t off = (first + j) * hlen;
+
+			memcpy(out + off, t[j], outlen - off < hlen ? outlen - off : hlen);
+		}
+	}
+	explicit_bzero(u, sizeof(u));
+	explicit_bzero(t, sizeof(t));
+	bc_shash_free(h);
+	return r ? luks_fail(-EINVAL, "PBKDF2-%s failed", hash) : 0;
+}
+
 int luks_pbkdf2(const char *hash, const uint8_t *pass, size_t passlen, const uint8_t *salt, size_t saltlen,
                 uint32_t iterations, uint8_t *out, size_t outlen)
 {
-	const EVP_MD *md = md_by_name(hash);
+	const EVP_MD *md;
 
-	if (!md)
-		return luks_fail(-ENOTSUP, "PBKDF2 hash %s is not supported", hash);
 	if (iterations < 1 || iterations > INT32_MAX)
 		return luks_fail(-EINVAL, "PBKDF2 iterations %u out of range", iterations);
+	if (own_hash(hash))
+		return pbkdf2_own(hash, pass, passlen, salt, saltlen, iterations, out, outlen);
+	md = EVP_get_digestbyname(hash);
+	if (!md)
+		return luks_fail(-ENOTSUP, "PBKDF2 hash %s is not supported", hash);
 	/* OpenSSL takes (const char *)NULL for an empty password only with length 0; keep a pointer. */
 	if (!PKCS5_PBKDF2_HMAC(passlen ? (const char *)pass : "", (int)passlen, salt, (int)saltlen, (int)iterations, md,
 	                       (int)outlen, out))
@@ -157,46 +284,35 @@ int luks_slot_kdf(const struct luks_slot *s, const char *pass, size_t passlen, u
 }
 
 /* H1 of LUKS1 section 2.4.1: each digest-sized piece i of d becomes hash(be32(i) || piece), cut to its length. */
-static int af_diffuse(EVP_MD_CTX *ctx, const EVP_MD *md, size_t hs, uint8_t *d, size_t len)
+static int af_diffuse(struct luks_md *m, uint8_t *d, size_t len)
 {
 	uint8_t in[4], out[LUKS_MAX_DIGEST];
-	int ok = 1;
+	int r = 0;
 
-	for (size_t i = 0, off = 0; ok && off < len; i++, off += hs) {
-		size_t n = len - off < hs ? len - off : hs;
+	for (size_t i = 0, off = 0; !r && off < len; i++, off += m->size) {
+		size_t n = len - off < m->size ? len - off : m->size;
 
 		luks_put_be32(in, (uint32_t)i);
-		ok = EVP_DigestInit_ex(ctx, md, NULL) && EVP_DigestUpdate(ctx, in, 4) && EVP_DigestUpdate(ctx, d + off, n) &&
-		     EVP_DigestFinal_ex(ctx, out, NULL);
-		if (ok)
-			memcpy(d + off, out, n);
+		r = md_digest2(m, in, 4, d + off, n, out);
+		memcpy(d + off, out, n);
 	}
 	explicit_bzero(out, sizeof(out));
-	return ok ? 0 : luks_fail(-ENOTSUP, "AF hash failed");
+	return r;
 }
 
-/* d(n-1) of LUKS1 section 2.4: XOR each stripe into d and diffuse, all but the last stripe. The digest is
- * fetched once for the chain: a digest looked up by name is fetched again on every use (OpenSSL 3), which
- * made an AF merge of 4000 stripes cost milliseconds, and a crafted header with 32 keyslots seconds. */
+/* d(n-1) of LUKS1 section 2.4: XOR each stripe into d and diffuse, all but the last stripe. */
 static int af_chain(const char *hash, const uint8_t *split, size_t keylen, uint32_t stripes, uint8_t *d)
 {
-	const EVP_MD *named = md_by_name(hash);
-	EVP_MD *md = named ? EVP_MD_fetch(NULL, EVP_MD_get0_name(named), NULL) : NULL;
-	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
-	int hs = md ? EVP_MD_get_size(md) : 0, r = 0;
+	struct luks_md m;
+	int r = md_open(&m, hash);
 
-	if (hs < 1 || hs > (int)LUKS_MAX_DIGEST)
-		r = luks_fail(-ENOTSUP, "hash %s is not supported by the AF splitter", hash);
-	else if (!ctx)
-		r = luks_fail(-ENOMEM, "out of memory");
 	memset(d, 0, keylen);
 	for (uint32_t i = 0; !r && i + 1 < stripes; i++) {
 		for (size_t j = 0; j < keylen; j++)
 			d[j] ^= split[i * keylen + j];
-		r = af_diffuse(ctx, md, (size_t)hs, d, keylen);
+		r = af_diffuse(&m, d, keylen);
 	}
-	EVP_MD_CTX_free(ctx);
-	EVP_MD_free(md);
+	md_close(&m);
 	return r;
 }
 
