@@ -40,6 +40,9 @@ struct bc_template {
 	void (*fill_skcipher)(struct bc_skcipher_alg *alg);
 	void (*fill_aead)(struct bc_aead_alg *alg);
 	void (*fill_shash)(struct bc_shash_alg *alg);
+	/* Builds over an 8-byte block cipher too (ecb, cbc, ctr, cmac, cbcmac);
+	 * otherwise only over a 16-byte one, as the kernel's xts, gcm and xcbc. */
+	unsigned any_block;
 };
 
 extern const struct bc_template bc_tmpl_ecb, bc_tmpl_cbc, bc_tmpl_ctr, bc_tmpl_cts, bc_tmpl_xts,
