@@ -622,14 +622,28 @@ static void nist_gcm(const struct vfile *vf, const char *rel)
 
 static void nist_cmac(const struct vfile *vf, const char *rel)
 {
-	int ver = strstr(rel, "Ver") != NULL;
+	int ver = strstr(rel, "Ver") != NULL, tdes = strstr(rel, "TDES") != NULL;
 	for (size_t i = 0; i < vf->n; i++) {
 		const struct vrec *r = &vf->r[i];
 		cur_line = r->line;
 		if (!quick_pick(i))
 			continue;
-		struct mac_vec v = { .alg = "cmac(aes)" };
-		bytes(r, "Key", (uint8_t **)&v.key, &v.klen);
+		struct mac_vec v = { .alg = tdes ? "cmac(des3_ede)" : "cmac(aes)" };
+		if (tdes) {   /* Key1, Key2, Key3 (Key3 = Key1 for two-key TDEA) */
+			uint8_t *k = tmp_alloc(24), *part;
+			size_t n, got = 0;
+			for (int j = 0; j < 3; j++) {
+				char name[8];
+				snprintf(name, sizeof(name), "Key%d", j + 1);
+				if (!bytes(r, name, &part, &n) && n == 8)
+					memcpy(k + 8 * got++, part, 8);
+			}
+			CHECK(got == 3, "%s:%d: malformed key", rel, r->line);
+			v.key = k;
+			v.klen = 24;
+		} else {
+			bytes(r, "Key", (uint8_t **)&v.key, &v.klen);
+		}
 		bytes(r, "Msg", (uint8_t **)&v.msg, &v.mlen);
 		bytes(r, "Mac", (uint8_t **)&v.mac, &v.maclen);
 		long mlen = vrec_long(r, "Mlen", -1), tlen = vrec_long(r, "Tlen", -1);
@@ -1314,6 +1328,9 @@ static const struct kat_file files[] = {
 	{ "linux-testmgr-derived/des_ctr.txt", K_UNIFORM, 2 }, { "linux-testmgr-derived/des3_ede_ecb.txt", K_UNIFORM, 4 },
 	{ "linux-testmgr-derived/des3_ede_cbc.txt", K_UNIFORM, 2 },
 	{ "linux-testmgr-derived/des3_ede_ctr.txt", K_UNIFORM, 2 },
+	{ "linux-testmgr-derived/des3_ede_cmac.txt", K_UNIFORM, 4 },
+	{ "nist-cavp/cmac/CMACGenTDES2.rsp", K_NIST_CMAC, 96 }, { "nist-cavp/cmac/CMACGenTDES3.rsp", K_NIST_CMAC, 96 },
+	{ "nist-cavp/cmac/CMACVerTDES2.rsp", K_NIST_CMAC, 360 },
 };
 
 int main(int argc, char **argv)

@@ -98,27 +98,24 @@ static uint32_t ct_all_or_none28(uint32_t v)
 /* The kernel's des_ekey verdict: a key is weak when PC-1 leaves both
  * 28-bit halves constant (all zeros or all ones), the four weak keys of
  * FIPS 74 with any parity bits; the semi-weak keys pass. Computed on every
- * key bit without a branch; only the returned verdict is public. */
-static int des_weak_halves(uint32_t c, uint32_t d)
-{
-	uint32_t w = ct_all_or_none28(c) & ct_all_or_none28(d);
-
-	return (int)bc_opaque32(w & 1);
-}
-
+ * key bit without a branch; the verdict becomes public only through
+ * bc_memneq, the comparison every key and tag check shares. */
 static int des_weak_key(const uint8_t *key, size_t keylen)
 {
+	static const uint32_t none;
 	uint64_t rk[16];
-	uint32_t c, d;
+	uint32_t c, d, w;
 	int weak;
 
 	if (keylen != 8)
 		return 0;
 	des_key_schedule(rk, key, &c, &d);
-	weak = des_weak_halves(c, d);
+	w = ct_all_or_none28(c) & ct_all_or_none28(d);
+	weak = bc_memneq(&w, &none, sizeof(w));
 	bc_wipe(rk, sizeof(rk));
 	bc_wipe(&c, sizeof(c));
 	bc_wipe(&d, sizeof(d));
+	bc_wipe(&w, sizeof(w));
 	return weak;
 }
 

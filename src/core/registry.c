@@ -51,7 +51,7 @@ static const char *const algorithm_names[] = {
 	"ecb(sm4)", "cbc(sm4)", "ctr(sm4)", "cts(cbc(sm4))", "xts(sm4)", "essiv(cbc(sm4),sm3)",
 	"gcm(sm4)", "cmac(sm4)", "xcbc(sm4)", "cbcmac(sm4)",
 	"des", "des3_ede", "ecb(des)", "cbc(des)", "ctr(des)", "ecb(des3_ede)", "cbc(des3_ede)", "ctr(des3_ede)",
-	"cmac(des)", "cmac(des3_ede)",
+	"cmac(des3_ede)",
 };
 #define N_ALGNAMES (sizeof(algorithm_names) / sizeof(algorithm_names[0]))
 
