@@ -66,6 +66,8 @@ struct fz_alg fz_algs[] = {
 	{ .name = "xts(sm4)" }, { .name = "essiv(cbc(sm4),sm3)" }, { .name = "gcm(sm4)" },
 	{ .name = "cmac(sm4)" }, { .name = "xcbc(sm4)" }, { .name = "cbcmac(sm4)" },
 	{ .name = "sha256" }, { .name = "sm3" }, { .name = "ghash" },
+	{ .name = "ecb(des)" }, { .name = "cbc(des)" }, { .name = "ctr(des)" },
+	{ .name = "ecb(des3_ede)" }, { .name = "cbc(des3_ede)" }, { .name = "ctr(des3_ede)" }, { .name = "cmac(des3_ede)" },
 };
 const size_t fz_nalgs = sizeof(fz_algs) / sizeof(fz_algs[0]);
 
@@ -153,7 +155,8 @@ void fz_setup(void)
 	done = 1;
 	for (size_t i = 0; i < fz_nalgs; i++) {
 		struct fz_alg *a = &fz_algs[i];
-		const char *cipher = strstr(a->name, "sm4") ? "sm4" : "aes";
+		const char *cipher = strstr(a->name, "sm4") ? "sm4" : strstr(a->name, "des3_ede") ? "des3_ede"
+				     : strstr(a->name, "(des)") ? "des" : "aes";
 		struct cipher_list cl = { .name = cipher };
 		char pre[16];
 
