@@ -33,7 +33,7 @@ struct alg {
 	const char *label;     /* OpenSSL-style name, also the chart's panel title */
 	const char *bc;        /* blockcrypt's (the kernel's) name */
 	enum kind kind;
-	int sm;                /* 1: SM4 (or SM3 for a hash); 0: AES (or SHA-256) */
+	int sm;                /* 1: SM4 (or SM3 for a hash); 2: TDES (des3_ede); 0: AES (or SHA-256) */
 	size_t keylen;         /* the whole key, 0 for a hash */
 };
 
@@ -48,6 +48,7 @@ static const struct alg algs[] = {
 	{ "sm4-ctr", "ctr(sm4)", CTR, 1, 16 },       { "sm4-xts", "xts(sm4)", XTS, 1, 32 },
 	{ "sm4-gcm", "gcm(sm4)", GCM, 1, 16 },       { "sm4-cmac", "cmac(sm4)", CMAC, 1, 16 },
 	{ "sha256", "sha256", HASH, 0, 0 },          { "sm3", "sm3", HASH, 1, 0 },
+	{ "des-ede3-ecb", "ecb(des3_ede)", ECB, 2, 24 }, { "des-ede3-cbc", "cbc(des3_ede)", CBC, 2, 24 },
 };
 #define NALGS (sizeof(algs) / sizeof(algs[0]))
 
@@ -214,7 +215,8 @@ static int gcry_open(struct impl *im)
 		                     [GCM] = GCRY_CIPHER_MODE_GCM };
 	const struct alg *a = im->a;
 	size_t cipher_key = a->kind == XTS ? a->keylen / 2 : a->keylen;
-	int algo = a->sm ? GCRY_CIPHER_SM4 : cipher_key == 16 ? GCRY_CIPHER_AES128 : GCRY_CIPHER_AES256;
+	int algo = a->sm == 2 ? GCRY_CIPHER_3DES : a->sm ? GCRY_CIPHER_SM4
+		   : cipher_key == 16 ? GCRY_CIPHER_AES128 : GCRY_CIPHER_AES256;
 
 	if (a->kind == HASH)
 		return gcry_md_test_algo(a->sm ? GCRY_MD_SM3 : GCRY_MD_SHA256) ? 1 : 0;
@@ -246,7 +248,7 @@ static int gcry_op(struct impl *im, uint8_t *iv, const uint8_t *src, uint8_t *ds
 		e = gcry_cipher_setctr(im->gc, iv, 16);
 		break;
 	default:
-		e = gcry_cipher_setiv(im->gc, iv, a->kind == GCM ? 12 : 16);
+		e = gcry_cipher_setiv(im->gc, iv, a->kind == GCM ? 12 : a->sm == 2 ? 8 : 16);
 		break;
 	}
 	if (!e)
