@@ -353,56 +353,81 @@ static void nist_aes(const struct vfile *vf, const char *rel)
 	}
 }
 
-/* AESAVS 6.4 Monte Carlo: each record is one outer round, 1000 chained operations. */
+/* Monte Carlo. AESAVS 6.4: each record is one outer round, 1000 chained
+ * operations. TDES (TMOVS, files T*): 10,000 from each record's own keys,
+ * IV and text; cbc encryption chains as AESAVS does (PT[j+1] = CT[j-1],
+ * PT[1] = IV), cbc decryption feeds each plaintext back as the next
+ * ciphertext; the first TDES_MCT_RECORDS of each direction run (all 400
+ * take a minute). */
+#define TDES_MCT_RECORDS 25
+static int tdes_key(const struct vrec *r, uint8_t key[24], const uint8_t **single);
 static void nist_mct(const struct vfile *vf, const char *rel)
 {
 	const char *base = strrchr(rel, '/') + 1;
-	int cbc = starts(base, "CBC");
-	const struct drv_set *ds = drivers(cbc ? "cbc(aes)" : "ecb(aes)");
+	int tdes = base[0] == 'T', cbc = starts(base + tdes, "CBC");
+	const struct drv_set *ds = drivers(tdes ? (cbc ? "cbc(des3_ede)" : "ecb(des3_ede)") : (cbc ? "cbc(aes)" : "ecb(aes)"));
+	size_t bs = tdes ? 8 : 16;
+	int iters = tdes ? 10000 : 1000;
 	for (size_t i = 0; i < vf->n; i++) {
 		const struct vrec *r = &vf->r[i];
 		cur_line = r->line;
 		if (!quick_pick(i))
 			continue;
 		int enc = !strcmp(r->section, "ENCRYPT");
-		uint8_t *key, *iv = NULL, *pt, *ct;
-		size_t kl, ivl = 0, ptl, ctl;
-		bytes(r, "KEY", &key, &kl);
+		uint8_t *key = NULL, tkey[24], *iv = NULL, *pt, *ct;
+		const uint8_t *single;
+		size_t kl = 0, ivl = 0, ptl, ctl;
+		if (tdes) {
+			if (!tdes_key(r, tkey, &single)) {
+				key = tkey;
+				kl = 24;
+			}
+		} else {
+			bytes(r, "KEY", &key, &kl);
+		}
 		bytes(r, "IV", &iv, &ivl);
 		bytes(r, "PLAINTEXT", &pt, &ptl);
 		bytes(r, "CIPHERTEXT", &ct, &ctl);
-		if (!key || !pt || !ct || ptl != 16 || ctl != 16 || (cbc && ivl != 16)) {
+		if (!key || !pt || !ct || ptl != bs || ctl != bs || (cbc && ivl != bs)) {
 			CHECK(0, "%s:%d: malformed record", rel, r->line);
 			continue;
 		}
+		if (tdes && vrec_long(r, "COUNT", 0) >= TDES_MCT_RECORDS)
+			continue;
 		used++;
 		for (size_t d = 0; d < ds->n; d++) {
 			bc_skcipher *tfm;
 			ctx(ds->info[d].driver);
-			if (bc_skcipher_alloc(&tfm, ds->info[d].driver) || bc_skcipher_setkey(tfm, key, kl)) {
-				CHECK(0, "alloc/setkey");
+			if (bc_skcipher_alloc(&tfm, ds->info[d].driver)) {
+				CHECK(0, "alloc");
+				continue;
+			}
+			bc_skcipher_set_flags(tfm, BC_ALLOW_WEAK_KEYS);   /* TDES keying option 3 is K1 = K2 = K3 */
+			if (bc_skcipher_setkey(tfm, key, kl)) {
+				CHECK(0, "setkey");
+				bc_skcipher_free(tfm);
 				continue;
 			}
 			const uint8_t *in0 = enc ? pt : ct;
 			uint8_t in[16], out[16] = { 0 }, prev[16], chain[16];
-			memcpy(in, in0, 16);
+			memcpy(in, in0, bs);
 			if (cbc)
-				memcpy(chain, iv, 16);
+				memcpy(chain, iv, bs);
 			int rc = 0;
-			for (int j = 0; j < 1000; j++) {
-				memcpy(prev, out, 16);
-				rc |= enc ? bc_skcipher_encrypt(tfm, cbc ? chain : NULL, in, out, 16)
-				          : bc_skcipher_decrypt(tfm, cbc ? chain : NULL, in, out, 16);
-				if (!cbc)
-					memcpy(in, out, 16);
+			for (int j = 0; j < iters; j++) {
+				memcpy(prev, out, bs);
+				rc |= enc ? bc_skcipher_encrypt(tfm, cbc ? chain : NULL, in, out, bs)
+				          : bc_skcipher_decrypt(tfm, cbc ? chain : NULL, in, out, bs);
+				if (!cbc || (tdes && !enc))
+					memcpy(in, out, bs);
 				else if (j == 0)
-					memcpy(in, iv, 16);   /* PT[1] = IV (CT[1] = IV when decrypting) */
+					memcpy(in, iv, bs);   /* PT[1] = IV (CT[1] = IV when decrypting) */
 				else
-					memcpy(in, prev, 16); /* PT[j+1] = CT[j-1] */
+					memcpy(in, prev, bs); /* PT[j+1] = CT[j-1] */
 			}
 			const uint8_t *want = enc ? ct : pt;
-			CHECK(rc == 0 && !memcmp(out, want, 16), "MCT %s: %s want %s", enc ? "encrypt" : "decrypt",
-			      hex_str(out, 16), hex_str(want, 16));
+			CHECK(rc == 0 && !memcmp(out, want, bs), "MCT %s: %s want %s", enc ? "encrypt" : "decrypt",
+			      hex_str(out, bs), hex_str(want, bs));
 			bc_skcipher_free(tfm);
 		}
 		tmp_free_all();
@@ -484,74 +509,6 @@ static void nist_tdes(const struct vfile *vf, const char *rel)
 			v.weak = des_weak_ref(single);
 			run_skcipher(&v);
 			used--;   /* one record, two algorithms */
-		}
-		tmp_free_all();
-	}
-}
-
-/* TDES Monte Carlo (TMOVS): each record is 10,000 chained operations from
- * its own key, IV and text. cbc encryption chains as AESAVS does (PT[j+1] =
- * CT[j-1], PT[1] = IV); cbc decryption feeds each plaintext back as the next
- * ciphertext. The first TDES_MCT_RECORDS of each direction run (all 400
- * take a minute). */
-#define TDES_MCT_RECORDS 25
-static void nist_tdes_mct(const struct vfile *vf, const char *rel)
-{
-	const char *base = strrchr(rel, '/') + 1;
-	int cbc = starts(base, "TCBC");
-	const struct drv_set *ds = drivers(cbc ? "cbc(des3_ede)" : "ecb(des3_ede)");
-	for (size_t i = 0; i < vf->n; i++) {
-		const struct vrec *r = &vf->r[i];
-		cur_line = r->line;
-		if (!quick_pick(i))
-			continue;
-		int enc = !strcmp(r->section, "ENCRYPT");
-		uint8_t key[24], *iv = NULL, *pt, *ct;
-		const uint8_t *single;
-		size_t ivl = 0, ptl, ctl;
-		bytes(r, "IV", &iv, &ivl);
-		bytes(r, "PLAINTEXT", &pt, &ptl);
-		bytes(r, "CIPHERTEXT", &ct, &ctl);
-		if (tdes_key(r, key, &single) || !pt || !ct || ptl != 8 || ctl != 8 || (cbc && ivl != 8)) {
-			CHECK(0, "%s:%d: malformed record", rel, r->line);
-			continue;
-		}
-		if (vrec_long(r, "COUNT", 0) >= TDES_MCT_RECORDS)
-			continue;
-		used++;
-		for (size_t d = 0; d < ds->n; d++) {
-			bc_skcipher *tfm;
-			ctx(ds->info[d].driver);
-			if (bc_skcipher_alloc(&tfm, ds->info[d].driver)) {
-				CHECK(0, "alloc");
-				continue;
-			}
-			bc_skcipher_set_flags(tfm, BC_ALLOW_WEAK_KEYS);   /* keying option 3 is K1 = K2 = K3 */
-			if (bc_skcipher_setkey(tfm, key, 24)) {
-				CHECK(0, "setkey");
-				bc_skcipher_free(tfm);
-				continue;
-			}
-			uint8_t in[8], out[8] = { 0 }, prev[8], chain[8];
-			memcpy(in, enc ? pt : ct, 8);
-			if (cbc)
-				memcpy(chain, iv, 8);
-			int rc = 0;
-			for (int j = 0; j < 10000; j++) {
-				memcpy(prev, out, 8);
-				rc |= enc ? bc_skcipher_encrypt(tfm, cbc ? chain : NULL, in, out, 8)
-				          : bc_skcipher_decrypt(tfm, cbc ? chain : NULL, in, out, 8);
-				if (!cbc || !enc)
-					memcpy(in, out, 8);
-				else if (j == 0)
-					memcpy(in, iv, 8);
-				else
-					memcpy(in, prev, 8);
-			}
-			const uint8_t *want = enc ? ct : pt;
-			CHECK(rc == 0 && !memcmp(out, want, 8), "MCT %s: %s want %s", enc ? "encrypt" : "decrypt",
-			      hex_str(out, 8), hex_str(want, 8));
-			bc_skcipher_free(tfm);
 		}
 		tmp_free_all();
 	}
@@ -1258,7 +1215,7 @@ static void botan(const struct vfile *vf, const char *rel)
 
 /* ---- the file list ---------------------------------------------------------------------------------------- */
 enum kind { K_NIST_AES, K_NIST_MCT, K_NIST_XTS, K_NIST_GCM, K_NIST_CMAC, K_NIST_SHA, K_UNIFORM, K_WYCHE, K_EVP, K_BOTAN,
-	    K_NIST_TDES, K_NIST_TDES_MCT };
+	    K_NIST_TDES };
 /* expect: how many vectors of the file apply to us (README counts: the bit-granular
  * XTS records and other modes/ciphers excluded); a parser regression shows up here. */
 struct kat_file { const char *rel; enum kind kind; long expect; };
@@ -1321,7 +1278,7 @@ static const struct kat_file files[] = {
 #define TMMT(p) { "nist-cavp/tdes-mmt/" p, K_NIST_TDES, 20 }
 	TMMT("TECBMMT1.rsp"), TMMT("TECBMMT2.rsp"), TMMT("TECBMMT3.rsp"),
 	TMMT("TCBCMMT1.rsp"), TMMT("TCBCMMT2.rsp"), TMMT("TCBCMMT3.rsp"),
-#define TMCT(p) { "nist-cavp/tdes-mct/" p, K_NIST_TDES_MCT, 2 * TDES_MCT_RECORDS }
+#define TMCT(p) { "nist-cavp/tdes-mct/" p, K_NIST_MCT, 2 * TDES_MCT_RECORDS }
 	TMCT("TECBMonte1.rsp"), TMCT("TECBMonte2.rsp"), TMCT("TECBMonte3.rsp"),
 	TMCT("TCBCMonte1.rsp"), TMCT("TCBCMonte2.rsp"), TMCT("TCBCMonte3.rsp"),
 	{ "linux-testmgr-derived/des_ecb.txt", K_UNIFORM, 9 }, { "linux-testmgr-derived/des_cbc.txt", K_UNIFORM, 5 },
@@ -1368,7 +1325,6 @@ int main(int argc, char **argv)
 			case K_EVP: openssl_evp(&vf, kf->rel); break;
 			case K_BOTAN: botan(&vf, kf->rel); break;
 			case K_NIST_TDES: nist_tdes(&vf, kf->rel); break;
-			case K_NIST_TDES_MCT: nist_tdes_mct(&vf, kf->rel); break;
 			case K_WYCHE: break;
 			}
 			vfile_free(&vf);
