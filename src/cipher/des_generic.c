@@ -1,23 +1,17 @@
 /* DES and Triple DES (EDE), portable constant-time C (drivers "des-generic", "des3_ede-generic").
  * Specification: FIPS 46-3 (DES), NIST SP 800-67 Rev. 2 (TDEA); key checks as the Linux kernel's. */
 
-#include "drivers.h"
+/* The bitsliced core on 64-bit words: 64 blocks a pass. */
+#define DES_BS_WORD uint64_t
+#define DES_BS_LANES 64
+#define DES_BS_FN static
+#define DES_BS_SET(w, q, v) ((void)(q), (w) = (v))
+#define DES_BS_GET(w, q) ((void)(q), (w))
+#include "des.h"
 
 /* ---- Tables of public positions only --------------------------------------------
  * Bits are numbered as in FIPS 46-3: bit 1 is the most significant bit of the
  * first byte. Every table below is indexed by a loop counter, never by data. */
-static const uint8_t des_ip[64] = {
-	58, 50, 42, 34, 26, 18, 10, 2, 60, 52, 44, 36, 28, 20, 12, 4,
-	62, 54, 46, 38, 30, 22, 14, 6, 64, 56, 48, 40, 32, 24, 16, 8,
-	57, 49, 41, 33, 25, 17, 9, 1, 59, 51, 43, 35, 27, 19, 11, 3,
-	61, 53, 45, 37, 29, 21, 13, 5, 63, 55, 47, 39, 31, 23, 15, 7,
-};
-static const uint8_t des_fp[64] = {
-	40, 8, 48, 16, 56, 24, 64, 32, 39, 7, 47, 15, 55, 23, 63, 31,
-	38, 6, 46, 14, 54, 22, 62, 30, 37, 5, 45, 13, 53, 21, 61, 29,
-	36, 4, 44, 12, 52, 20, 60, 28, 35, 3, 43, 11, 51, 19, 59, 27,
-	34, 2, 42, 10, 50, 18, 58, 26, 33, 1, 41, 9, 49, 17, 57, 25,
-};
 static const uint8_t des_pc1[56] = {
 	57, 49, 41, 33, 25, 17, 9, 1, 58, 50, 42, 34, 26, 18,
 	10, 2, 59, 51, 43, 35, 27, 19, 11, 3, 60, 52, 44, 36,
@@ -31,30 +25,6 @@ static const uint8_t des_pc2[48] = {
 	44, 49, 39, 56, 34, 53, 46, 42, 50, 36, 29, 32,
 };
 static const uint8_t des_shifts[16] = { 1, 1, 2, 2, 2, 2, 2, 2, 1, 2, 2, 2, 2, 2, 2, 1 };
-
-/* The S-boxes of FIPS 46-3 without a table a secret could index: output bit b
- * (0 = least significant) of S-box j, as a 64-bit truth table over the 6-bit
- * input (its first bit the most significant, so row = bits 5 and 0 of the
- * index, column = bits 4..1), followed by where P sends that bit: its
- * position (0 = least significant) in the round function's 32-bit result.
- * X(j, t0, p0, t1, p1, t2, p2, t3, p3) for each S-box. */
-#define DES_SBOXES(X) \
-	X(0, 0x917be9066f81b478u, 1, 0x27e9d492609f1f29u, 9, 0xb0c7871b497826bdu, 15, 0x869d497a86e67619u, 23) \
-	X(1, 0xcd235ad2b865168fu, 14, 0x746a8b7462949fc3u, 30, 0x68f93c169346c3e9u, 4, 0xe196196e69c3a659u, 19) \
-	X(2, 0x4b8d9c63a965569au, 26, 0x76b9960c39c2b749u, 2, 0xd96a863526f4794au, 16, 0x96692d696b9c90d3u, 8) \
-	X(3, 0x09b77c1ac34998e7u, 31, 0xacd1168f692cce71u, 22, 0xcb69718c74ca0e97u, 12, 0x92c3e719ed90583eu, 6) \
-	X(4, 0xa4cd96d24b76b948u, 29, 0xc70b39c692f05d2bu, 7, 0x695b9ca191666b96u, 18, 0x429dcd6a79e1348eu, 24) \
-	X(5, 0x95a36a597c3ca34cu, 13, 0x52cbe13c6d9216dau, 21, 0xc69938d615e69a69u, 3, 0xb44ab695c9a4695bu, 28) \
-	X(6, 0x348e9679497969a6u, 25, 0x6a95f41a9e4b81f4u, 10, 0x869cd96699e643c3u, 20, 0x92c761f82c96d966u, 0) \
-	X(7, 0x9f6281cd619c7c2bu, 11, 0xa71658a7c8f13f0cu, 17, 0x394e96b1596aa569u, 5, 0xc17abd2438c716b9u, 27)
-
-/* Round keys: S-box j's 6 key bits at bits 47-6j .. 42-6j of rk[pass][round]. */
-struct des_ctx {
-	uint64_t rk[1][16];
-};
-struct des3_ctx {
-	uint64_t rk[3][16];
-};
 
 /* out = the n bits of `in` (inbits wide) that tab names, first entry the most
  * significant: IP, FP, PC-1 and PC-2. Shifts and masks only. */
@@ -100,7 +70,7 @@ static uint32_t ct_all_or_none28(uint32_t v)
  * FIPS 74 with any parity bits; the semi-weak keys pass. Computed on every
  * key bit without a branch; the verdict becomes public only through
  * bc_memneq, the comparison every key and tag check shares. */
-static int des_weak_key(const uint8_t *key, size_t keylen)
+int bc_des_weak_key(const uint8_t *key, size_t keylen)
 {
 	static const uint32_t none;
 	uint64_t rk[16];
@@ -122,14 +92,14 @@ static int des_weak_key(const uint8_t *key, size_t keylen)
 /* RFC 2451 / the kernel's des3_ede_verify_key: K1 == K2 or K2 == K3 makes
  * the EDE one single DES, refused when weak keys are forbidden. bc_memneq
  * reads every byte whatever they hold. */
-static int des3_weak_key(const uint8_t *key, size_t keylen)
+int bc_des3_weak_key(const uint8_t *key, size_t keylen)
 {
 	if (keylen != 24)
 		return 0;
 	return !bc_memneq(key, key + 8, 8) | !bc_memneq(key + 8, key + 16, 8);
 }
 
-static int des_setkey(void *ctx, const uint8_t *key, size_t keylen)
+int bc_des_setkey(void *ctx, const uint8_t *key, size_t keylen)
 {
 	struct des_ctx *x = ctx;
 	uint32_t c, d;
@@ -142,7 +112,7 @@ static int des_setkey(void *ctx, const uint8_t *key, size_t keylen)
 	return 0;
 }
 
-static int des3_setkey(void *ctx, const uint8_t *key, size_t keylen)
+int bc_des3_setkey(void *ctx, const uint8_t *key, size_t keylen)
 {
 	struct des3_ctx *x = ctx;
 	uint32_t c, d;
@@ -232,121 +202,11 @@ static void des_one(const uint64_t (*rk)[16], unsigned nkeys, int dec, uint8_t *
 	bc_wipe(&t, sizeof(t));
 }
 
-/* ---- 64 blocks at a time, bitsliced ----------------------------------------------
- * Word c holds bit c+1 of every block (block k at bit 63-k), so IP, E, P and
- * FP are only a choice of words, and each S-box is evaluated as gates on
- * 64 blocks at once: the 16 minterms of the middle four input bits, the 4 of
- * the outer two (the row), and each output bit as the XOR over the columns
- * of (column minterm AND the rows where that column's entry has the bit).
- * The row sets are constant expressions of the truth tables, so what is
- * left is about 170 AND/XOR/NOT per S-box. */
-#define DES_BS_MIN 17   /* from this many blocks on, 64 lanes beat one block at a time (measured) */
+/* From this many blocks on, 64 lanes beat one block at a time (measured). */
+#define DES_BS_MIN 17
 
-/* The 64 x 64 bit transpose (its own inverse): row k's bit 63-c becomes row
- * c's bit 63-k, by swapping ever smaller blocks of the matrix. */
-static void transpose64(uint64_t a[64])
-{
-	uint64_t m = 0x00000000ffffffffu;
-
-	for (unsigned j = 32; j; j >>= 1, m ^= m << j)
-		for (unsigned k = 0; k < 64; k = ((k | j) + 1) & ~j) {
-			uint64_t t = (a[k] ^ (a[k | j] >> j)) & m;
-
-			a[k] ^= t;
-			a[k | j] ^= t << j;
-		}
-}
-
-/* Bit i of the constant t, as 0 or 1. */
-#define DES_BIT(t, i) ((unsigned)((t) >> (i)) & 1u)
-/* The rows (as a 4-bit set, row = 2 * first input bit + last) where column c
- * of truth table t has a 1. */
-#define DES_ROWS(t, c) (DES_BIT(t, 2 * (c)) | DES_BIT(t, 2 * (c) + 1) << 1 | \
-			DES_BIT(t, 32 + 2 * (c)) << 2 | DES_BIT(t, 33 + 2 * (c)) << 3)
-#define DES_TERM(t, c) (cm[c] & g[DES_ROWS(t, c)])
-#define DES_OUT(t) (DES_TERM(t, 0) ^ DES_TERM(t, 1) ^ DES_TERM(t, 2) ^ DES_TERM(t, 3) ^ \
-		    DES_TERM(t, 4) ^ DES_TERM(t, 5) ^ DES_TERM(t, 6) ^ DES_TERM(t, 7) ^ \
-		    DES_TERM(t, 8) ^ DES_TERM(t, 9) ^ DES_TERM(t, 10) ^ DES_TERM(t, 11) ^ \
-		    DES_TERM(t, 12) ^ DES_TERM(t, 13) ^ DES_TERM(t, 14) ^ DES_TERM(t, 15))
-
-/* The gates shared by the four outputs of one S-box: the column minterms
- * cm[16] of inputs 1..4 and g[f], the lanes whose row (inputs 0 and 5) is
- * in the set f; g[0] and g[15] are constants, so their terms fold away. */
-static inline void bs_minterms(const uint64_t x[6], uint64_t cm[16], uint64_t g[16])
-{
-	uint64_t p[4], q[4], rm[4];
-
-	p[0] = ~(x[1] | x[2]); p[1] = ~x[1] & x[2]; p[2] = x[1] & ~x[2]; p[3] = x[1] & x[2];
-	q[0] = ~(x[3] | x[4]); q[1] = ~x[3] & x[4]; q[2] = x[3] & ~x[4]; q[3] = x[3] & x[4];
-	rm[0] = ~(x[0] | x[5]); rm[1] = ~x[0] & x[5]; rm[2] = x[0] & ~x[5]; rm[3] = x[0] & x[5];
-	for (unsigned c = 0; c < 16; c++)
-		cm[c] = p[c >> 2] & q[c & 3];
-	g[0] = 0;
-	g[1] = rm[0]; g[2] = rm[1]; g[3] = rm[0] ^ rm[1];
-	g[4] = rm[2]; g[5] = rm[0] ^ rm[2]; g[6] = rm[1] ^ rm[2]; g[7] = g[3] ^ rm[2];
-	g[8] = rm[3]; g[9] = rm[0] ^ rm[3]; g[10] = rm[1] ^ rm[3]; g[11] = g[3] ^ rm[3];
-	g[12] = rm[2] ^ rm[3]; g[13] = g[5] ^ rm[3]; g[14] = g[6] ^ rm[3];
-	g[15] = ~(uint64_t)0;
-}
-
-/* S-box j's inputs are R's bits 4j-1 .. 4j+4 (0-based, modulo 32) XOR the
- * key bits, each a mask of all ones or none. */
-#define DES_SBOX_BS(j, t0, p0, t1, p1, t2, p2, t3, p3) do { \
-	uint64_t x[6], cm[16], g[16]; \
-	for (unsigned b = 0; b < 6; b++) \
-		x[b] = r[(4 * (j) + b + 31) & 31] ^ ((uint64_t)0 - ((k >> (47 - 6 * (j) - b)) & 1)); \
-	bs_minterms(x, cm, g); \
-	l[31 - (p0)] ^= DES_OUT(t0); \
-	l[31 - (p1)] ^= DES_OUT(t1); \
-	l[31 - (p2)] ^= DES_OUT(t2); \
-	l[31 - (p3)] ^= DES_OUT(t3); \
-} while (0);
-
-/* l ^= f(r, k) on 64 blocks. */
-static void bs_round(uint64_t l[32], const uint64_t r[32], uint64_t k)
-{
-	DES_SBOXES(DES_SBOX_BS)
-}
-
-/* Up to 64 blocks through nkeys DES passes, as des_one does for one. */
-static void des_bs(const uint64_t (*rk)[16], unsigned nkeys, int dec, uint8_t *dst, const uint8_t *src, size_t n)
-{
-	uint64_t w[64], h[2][32];
-	uint64_t *l = h[0], *r = h[1], *t;
-
-	for (size_t i = 0; i < 64; i++)
-		w[i] = i < n ? bc_load_be64(src + 8 * i) : 0;
-	transpose64(w);
-	for (unsigned i = 0; i < 32; i++) {
-		l[i] = w[des_ip[i] - 1];
-		r[i] = w[des_ip[32 + i] - 1];
-	}
-	for (unsigned s = 0; s < nkeys; s++) {
-		const uint64_t *k = rk[dec ? nkeys - 1 - s : s];
-		int back = dec ^ (s == 1);
-
-		for (unsigned i = 0; i < 16; i += 2) {
-			bs_round(l, r, k[back ? 15 - i : i]);
-			bs_round(r, l, k[back ? 14 - i : i + 1]);
-		}
-		t = l;
-		l = r;
-		r = t;
-	}
-	for (unsigned i = 0; i < 64; i++) {
-		unsigned q = des_fp[i] - 1;
-
-		w[i] = q < 32 ? l[q] : r[q - 32];
-	}
-	transpose64(w);
-	for (size_t i = 0; i < n; i++)
-		bc_store_be64(dst + 8 * i, w[i]);
-	bc_wipe(w, sizeof(w));
-	bc_wipe(h, sizeof(h));
-}
-
-static void des_crypt(const uint64_t (*rk)[16], unsigned nkeys, int dec, uint8_t *dst, const uint8_t *src,
-		      size_t nblocks)
+void bc_des_crypt(const uint64_t (*rk)[16], unsigned nkeys, int dec, uint8_t *dst, const uint8_t *src,
+		  size_t nblocks)
 {
 	while (nblocks >= DES_BS_MIN) {
 		size_t n = nblocks < 64 ? nblocks : 64;
@@ -362,22 +222,22 @@ static void des_crypt(const uint64_t (*rk)[16], unsigned nkeys, int dec, uint8_t
 
 static void des_encrypt(const void *ctx, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
-	des_crypt(((const struct des_ctx *)ctx)->rk, 1, 0, dst, src, nblocks);
+	bc_des_crypt(((const struct des_ctx *)ctx)->rk, 1, 0, dst, src, nblocks);
 }
 
 static void des_decrypt(const void *ctx, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
-	des_crypt(((const struct des_ctx *)ctx)->rk, 1, 1, dst, src, nblocks);
+	bc_des_crypt(((const struct des_ctx *)ctx)->rk, 1, 1, dst, src, nblocks);
 }
 
 static void des3_encrypt(const void *ctx, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
-	des_crypt(((const struct des3_ctx *)ctx)->rk, 3, 0, dst, src, nblocks);
+	bc_des_crypt(((const struct des3_ctx *)ctx)->rk, 3, 0, dst, src, nblocks);
 }
 
 static void des3_decrypt(const void *ctx, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
-	des_crypt(((const struct des3_ctx *)ctx)->rk, 3, 1, dst, src, nblocks);
+	bc_des_crypt(((const struct des3_ctx *)ctx)->rk, 3, 1, dst, src, nblocks);
 }
 
 /* The CBC-MAC chain over 8-byte blocks (st[0..7]): serial by nature. */
@@ -390,12 +250,12 @@ static void des_chain(const uint64_t (*rk)[16], unsigned nkeys, uint8_t st[16], 
 	}
 }
 
-static void des_mac(const void *ctx, uint8_t st[16], const uint8_t *src, size_t nblocks)
+void bc_des_mac(const void *ctx, uint8_t st[16], const uint8_t *src, size_t nblocks)
 {
 	des_chain(((const struct des_ctx *)ctx)->rk, 1, st, src, nblocks);
 }
 
-static void des3_mac(const void *ctx, uint8_t st[16], const uint8_t *src, size_t nblocks)
+void bc_des3_mac(const void *ctx, uint8_t st[16], const uint8_t *src, size_t nblocks)
 {
 	des_chain(((const struct des3_ctx *)ctx)->rk, 3, st, src, nblocks);
 }
@@ -409,11 +269,11 @@ const struct bc_cipher_alg bc_des_generic = {
 	.min_keysize = 8,
 	.max_keysize = 8,
 	.ctxsize = sizeof(struct des_ctx),
-	.setkey = des_setkey,
-	.weak_key = des_weak_key,
+	.setkey = bc_des_setkey,
+	.weak_key = bc_des_weak_key,
 	.encrypt = des_encrypt,
 	.decrypt = des_decrypt,
-	.mac = des_mac,
+	.mac = bc_des_mac,
 };
 
 const struct bc_cipher_alg bc_des3_ede_generic = {
@@ -425,9 +285,9 @@ const struct bc_cipher_alg bc_des3_ede_generic = {
 	.min_keysize = 24,
 	.max_keysize = 24,
 	.ctxsize = sizeof(struct des3_ctx),
-	.setkey = des3_setkey,
-	.weak_key = des3_weak_key,
+	.setkey = bc_des3_setkey,
+	.weak_key = bc_des3_weak_key,
 	.encrypt = des3_encrypt,
 	.decrypt = des3_decrypt,
-	.mac = des3_mac,
+	.mac = bc_des3_mac,
 };

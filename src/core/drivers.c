@@ -18,6 +18,9 @@ const struct bc_cipher_alg *const bc_cipher_drivers[] = {
 #if defined(__x86_64__)
 	&bc_sm4_gfni_avx512,
 #endif
+	/* x86 DES */
+	&bc_des_avx2,
+	&bc_des3_ede_avx2,
 #endif
 #if defined(__aarch64__)
 	/* arm64 */

@@ -39,11 +39,12 @@ static inline int cbc_dec(const void *ctx, uint8_t *iv, const uint8_t *src, uint
 {
 	const struct bc_cipher_tctx *t = ctx;
 	const void *c = bc_tctx_cipher(ctx);
-	uint8_t ct[BC_CHUNK_BLOCKS * BC_BLOCK], prev[BC_BLOCK];
+	uint8_t ct[BC_CHUNK_BYTES_MAX], prev[BC_BLOCK];
+	const size_t chunk = bs == 8 ? BC_CHUNK8_BLOCKS * 8 : BC_CHUNK_BLOCKS * BC_BLOCK;
 
 	memcpy(prev, iv, bs);
 	while (len) {
-		size_t n = len < sizeof(ct) ? len : sizeof(ct);
+		size_t n = len < chunk ? len : chunk;
 
 		memcpy(ct, src, n);
 		t->cipher->decrypt(c, dst, ct, n / bs);

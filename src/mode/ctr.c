@@ -23,10 +23,11 @@ static inline int ctr_crypt_bs(const void *ctx, uint8_t *iv, const uint8_t *src,
 {
 	const struct bc_cipher_tctx *t = ctx;
 	const void *c = bc_tctx_cipher(ctx);
-	uint8_t ks[BC_CHUNK_BLOCKS * BC_BLOCK];
+	uint8_t ks[BC_CHUNK_BYTES_MAX];
+	const size_t chunk = bs == 8 ? BC_CHUNK8_BLOCKS * 8 : BC_CHUNK_BLOCKS * BC_BLOCK;
 
 	while (len) {
-		size_t n = len < sizeof(ks) ? len : sizeof(ks);
+		size_t n = len < chunk ? len : chunk;
 		size_t nb = (n + bs - 1) / bs;
 
 		for (size_t i = 0; i < nb; i++) {
@@ -42,7 +43,7 @@ static inline int ctr_crypt_bs(const void *ctx, uint8_t *iv, const uint8_t *src,
 		dst += n;
 		len -= n;
 	}
-	bc_wipe(ks, sizeof(ks));
+	bc_wipe(ks, chunk);
 	return 0;
 }
 

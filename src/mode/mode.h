@@ -9,6 +9,10 @@
  * enough that a bitsliced or multi-block driver runs at full width, small
  * enough for any thread's stack. */
 #define BC_CHUNK_BLOCKS 32
+/* The same for an 8-byte block cipher: 256 blocks (2 KiB), a pass of the
+ * widest bitsliced DES driver. */
+#define BC_CHUNK8_BLOCKS 256
+#define BC_CHUNK_BYTES_MAX (BC_CHUNK8_BLOCKS * 8)
 
 /* Template contexts start with a small header (the inner algorithms) and
  * place each inner context at the next BC_CTX_ALIGN boundary. */
