@@ -94,9 +94,13 @@ int bc_des_weak_key(const uint8_t *key, size_t keylen)
  * reads every byte whatever they hold. */
 int bc_des3_weak_key(const uint8_t *key, size_t keylen)
 {
+	int k12, k23;
+
 	if (keylen != 24)
 		return 0;
-	return !bc_memneq(key, key + 8, 8) | !bc_memneq(key + 8, key + 16, 8);
+	k12 = !bc_memneq(key, key + 8, 8);
+	k23 = !bc_memneq(key + 8, key + 16, 8);   /* compared whatever the first gave */
+	return k12 | k23;
 }
 
 int bc_des_setkey(void *ctx, const uint8_t *key, size_t keylen)
