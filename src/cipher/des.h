@@ -36,6 +36,9 @@ static const uint8_t des_fp[64] = {
 	X(6, 0x348e9679497969a6u, 25, 0x6a95f41a9e4b81f4u, 10, 0x869cd96699e643c3u, 20, 0x92c761f82c96d966u, 0) \
 	X(7, 0x9f6281cd619c7c2bu, 11, 0xa71658a7c8f13f0cu, 17, 0x394e96b1596aa569u, 5, 0xc17abd2438c716b9u, 27)
 
+/* A truth table rotated left by p, as a constant expression. */
+#define DES_ROTL64C(t, p) ((p) ? (uint64_t)(t) << (p) | (uint64_t)(t) >> (64 - (p)) : (uint64_t)(t))
+
 /* Round keys: S-box j's 6 key bits at bits 47-6j .. 42-6j of rk[pass][round]. */
 struct des_ctx {
 	uint64_t rk[1][16];
@@ -43,6 +46,17 @@ struct des_ctx {
 struct des3_ctx {
 	uint64_t rk[3][16];
 };
+
+/* out = the n bits of `in` (inbits wide) that tab names, first entry the most
+ * significant: IP, FP, PC-1 and PC-2. Shifts and masks only. */
+static inline uint64_t permute(uint64_t in, const uint8_t *tab, unsigned n, unsigned inbits)
+{
+	uint64_t out = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		out = out << 1 | ((in >> (inbits - tab[i])) & 1);
+	return out;
+}
 
 /* The portable driver's operations, which a wider driver reuses for keys,
  * MACs and the block counts it does not take itself. */
@@ -54,6 +68,10 @@ void bc_des_mac(const void *ctx, uint8_t st[16], const uint8_t *src, size_t nblo
 void bc_des3_mac(const void *ctx, uint8_t st[16], const uint8_t *src, size_t nblocks);
 void bc_des_crypt(const uint64_t (*rk)[16], unsigned nkeys, int dec, uint8_t *dst, const uint8_t *src,
 		  size_t nblocks);
+/* x86: des-avx2's 256-lane pass (n <= 256 blocks), which the AVX-512 drivers share. */
+void bc_des_avx2_pass(const uint64_t (*rk)[16], unsigned nkeys, int dec, uint8_t *dst, const uint8_t *src, size_t n);
+/* A pass costs about what 15 blocks one at a time do (measured). */
+#define BC_DES_PASS_MIN 15
 
 /* The bitsliced core, for a file that defines DES_BS_WORD (the lane word:
  * uint64_t, or a vector of them), DES_BS_LANES (its bits), DES_BS_FN (the

@@ -26,17 +26,6 @@ static const uint8_t des_pc2[48] = {
 };
 static const uint8_t des_shifts[16] = { 1, 1, 2, 2, 2, 2, 2, 2, 1, 2, 2, 2, 2, 2, 2, 1 };
 
-/* out = the n bits of `in` (inbits wide) that tab names, first entry the most
- * significant: IP, FP, PC-1 and PC-2. Shifts and masks only. */
-static uint64_t permute(uint64_t in, const uint8_t *tab, unsigned n, unsigned inbits)
-{
-	uint64_t out = 0;
-
-	for (unsigned i = 0; i < n; i++)
-		out = out << 1 | ((in >> (inbits - tab[i])) & 1);
-	return out;
-}
-
 static void des_key_schedule(uint64_t rk[16], const uint8_t key[8], uint32_t *c0, uint32_t *d0)
 {
 	uint64_t cd = permute(bc_load_be64(key), des_pc1, 56, 64);
@@ -137,7 +126,6 @@ int bc_des3_setkey(void *ctx, const uint8_t *key, size_t keylen)
  * rotation right by idx brings the wanted bit to that place. A 32-bit
  * target would make a 64-bit rotation a branch on bit 5 of the count, so
  * there the half is chosen with a mask instead. */
-#define DES_ROTL64C(t, p) ((p) ? (uint64_t)(t) << (p) | (uint64_t)(t) >> (64 - (p)) : (uint64_t)(t))
 /* The bit lands at pos + 32 and f is taken from the upper half: a result
  * confined to the lower half lets the compiler narrow the rotation into two
  * shifts. */

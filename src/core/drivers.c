@@ -21,6 +21,10 @@ const struct bc_cipher_alg *const bc_cipher_drivers[] = {
 	/* x86 DES */
 	&bc_des_avx2,
 	&bc_des3_ede_avx2,
+#if defined(__x86_64__)
+	&bc_des_avx512,
+	&bc_des3_ede_avx512,
+#endif
 #endif
 #if defined(__aarch64__)
 	/* arm64 */

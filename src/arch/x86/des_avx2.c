@@ -10,15 +10,18 @@ typedef uint64_t des_v4 __attribute__((vector_size(32)));
 #define DES_BS_GET(w, q) ((w)[q])
 #include "../../cipher/des.h"
 
-/* A pass costs about what 15 blocks one at a time do (measured), so fewer
- * blocks, and cbc encryption and the MACs (one block at a time), go to the
- * portable driver's one-block path. */
-#define DES_AVX2_MIN 15
+/* One pass of up to 256 blocks, for the AVX-512 drivers too. */
+void bc_des_avx2_pass(const uint64_t (*rk)[16], unsigned nkeys, int dec, uint8_t *dst, const uint8_t *src, size_t n)
+{
+	des_bs(rk, nkeys, dec, dst, src, n);
+}
 
 static void avx2_crypt(const uint64_t (*rk)[16], unsigned nkeys, int dec, uint8_t *dst, const uint8_t *src,
 		       size_t nblocks)
 {
-	while (nblocks >= DES_AVX2_MIN) {
+	/* fewer blocks, and cbc encryption and the MACs (one block at a time), go
+	 * to the portable driver's one-block path */
+	while (nblocks >= BC_DES_PASS_MIN) {
 		size_t n = nblocks < DES_BS_LANES ? nblocks : DES_BS_LANES;
 
 		des_bs(rk, nkeys, dec, dst, src, n);
