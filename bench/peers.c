@@ -41,7 +41,7 @@ struct alg {
 	const char *label;     /* OpenSSL-style name, also the chart's panel title */
 	const char *bc;        /* blockcrypt's (the kernel's) name */
 	enum kind kind;
-	int sm;                /* 1: SM4, 0: AES; for a hash, which one (enum hash) */
+	int sm;                /* 1: SM4, 2: TDES (des3_ede), 0: AES; for a hash, which one (enum hash) */
 	size_t keylen;         /* the whole key, 0 for a hash */
 };
 
@@ -58,6 +58,7 @@ static const struct alg algs[] = {
 	{ "sm4-gcm", "gcm(sm4)", GCM, 1, 16 },       { "sm4-cmac", "cmac(sm4)", CMAC, 1, 16 },
 	{ "sha256", "sha256", HASH, H_SHA256, 0 },   { "sm3", "sm3", HASH, H_SM3, 0 },
 	{ "sha1", "sha1", HASH, H_SHA1, 0 },         { "sha512", "sha512", HASH, H_SHA512, 0 },
+	{ "des-ede3-ecb", "ecb(des3_ede)", ECB, 2, 24 }, { "des-ede3-cbc", "cbc(des3_ede)", CBC, 2, 24 },
 	/* rfc4106 (ESP): the key with its 4-byte salt, an 8-byte IV, 16 bytes of associated data
 	 * (SPI, sequence number, IV); the peers run the GCM it stands for, nonce salt || IV, AAD
 	 * the 8-byte header. */
@@ -308,7 +309,8 @@ static int gcry_open(struct impl *im)
 		                     [GCM] = GCRY_CIPHER_MODE_GCM, [CCM] = GCRY_CIPHER_MODE_CCM };
 	const struct alg *a = im->a;
 	size_t cipher_key = a->kind == XTS ? a->keylen / 2 : a->keylen;
-	int algo = a->sm ? GCRY_CIPHER_SM4 : cipher_key == 16 ? GCRY_CIPHER_AES128 : GCRY_CIPHER_AES256;
+	int algo = a->sm == 2 ? GCRY_CIPHER_3DES : a->sm ? GCRY_CIPHER_SM4
+		   : cipher_key == 16 ? GCRY_CIPHER_AES128 : GCRY_CIPHER_AES256;
 
 	if (a->kind == HASH)
 		return gcry_md_test_algo(gcry_md[a->sm]) ? 1 : 0;
@@ -371,7 +373,7 @@ static int gcry_op(struct impl *im, uint8_t *iv, const uint8_t *src, uint8_t *ds
 		break;
 	}
 	default:
-		e = gcry_cipher_setiv(im->gc, iv, a->kind == GCM ? 12 : 16);
+		e = gcry_cipher_setiv(im->gc, iv, a->kind == GCM ? 12 : a->sm == 2 ? 8 : 16);
 		break;
 	}
 	if (!e)

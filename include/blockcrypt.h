@@ -53,8 +53,10 @@ BC_API unsigned long bc_version(void);
  */
 
 /* Flag for bc_skcipher_set_flags(): accept xts keys whose halves are equal
- * (refused by default, as NIST SP 800-38E and IEEE 1619-2018 require). Set it
- * before setkey, where the check happens. */
+ * (refused by default, as NIST SP 800-38E and IEEE 1619-2018 require), des
+ * weak keys and des3_ede keys with K1 == K2 or K2 == K3 (refused by default,
+ * as by the kernel with CRYPTO_TFM_REQ_FORBID_WEAK_KEYS). Set it before
+ * setkey, where the check happens. */
 #define BC_ALLOW_WEAK_KEYS 1u
 
 /* ---- symmetric ciphers: ecb, cbc, ctr, cts(cbc), xts, essiv --------------- */

@@ -215,6 +215,9 @@ static const struct keyspec keyspecs[] = {
 	{ "sm3", { 0 } },
 	{ "sha1", { 0 } }, { "sha224", { 0 } }, { "sha384", { 0 } }, { "sha512", { 0 } }, { "md5", { 0 } },
 	{ "hmac(", { 1, 20, 32, 64 } },   /* any length is a key; these four for the fuzzers */
+	{ "des3_ede", { 24 } }, { "ecb(des3_ede)", { 24 } }, { "cbc(des3_ede)", { 24 } }, { "ctr(des3_ede)", { 24 } },
+	{ "cmac(des3_ede)", { 24 } },
+	{ "des", { 8 } }, { "ecb(des)", { 8 } }, { "cbc(des)", { 8 } }, { "ctr(des)", { 8 } },
 };
 
 void alg_key_sizes(const char *alg, unsigned out[4])
@@ -244,6 +247,8 @@ int alg_len_ok(const char *alg, size_t len)
 {
 	if (!strncmp(alg, "ctr(", 4))
 		return 1;
+	if (strstr(alg, "(des"))
+		return len % 8 == 0;   /* des, des3_ede: 8-byte blocks */
 	if (!strncmp(alg, "xts(", 4) || !strncmp(alg, "cts(", 4))
 		return len >= 16;
 	return len % 16 == 0;
@@ -251,7 +256,7 @@ int alg_len_ok(const char *alg, size_t len)
 
 const char *generic_driver_name(const char *alg, char *buf, size_t n)
 {
-	const char *c = strstr(alg, "sm4") ? "sm4" : "aes";
+	const char *c = strstr(alg, "sm4") ? "sm4" : strstr(alg, "des3_ede") ? "des3_ede" : strstr(alg, "des") ? "des" : "aes";
 	if (!strncmp(alg, "xts(", 4))
 		snprintf(buf, n, "xts(ecb(%s-generic))", c);
 	else if (!strncmp(alg, "gcm(", 4))

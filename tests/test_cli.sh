@@ -353,7 +353,8 @@ while read -r alg key iv pt ct ad tag msg mac res <&3; do
 	*)
 		unhex "$pt" > "$T/in"
 		if [ "$res" = invalid ]; then
-			expect 2 "$alg vector (invalid)" "$BC" encrypt "$alg" "$@" --allow-weak-keys
+			# too short for the mode, or a des weak key (refused unless --allow-weak-keys)
+			expect 2 "$alg vector (invalid)" "$BC" encrypt "$alg" "$@"
 			continue
 		fi
 		expect 0 "$alg vector encrypt" "$BC" encrypt "$alg" "$@" --allow-weak-keys

@@ -342,6 +342,11 @@ static void ct_cipher(const struct bc_driver_info *c)
 		char name[64], driver[96];
 		struct bc_driver_info t = *c;
 
+		/* an 8-byte block cipher (des, des3_ede) has ecb, cbc, ctr, and
+		 * cmac where a known answer exists (des3_ede) */
+		if (c->blocksize == 8 && !(i >= 3 && i <= 5) && !(i == 0 && !strcmp(c->name, "des3_ede")))
+			continue;
+
 		snprintf(name, sizeof(name), tmpl[i].name, c->name, hash);
 		snprintf(driver, sizeof(driver), tmpl[i].driver, c->driver, hash);
 		t.name = name;

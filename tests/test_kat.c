@@ -120,20 +120,45 @@ struct skc_vec {
 	const char *alg;
 	const uint8_t *key; size_t klen;
 	const uint8_t *iv;                 /* ivlen bytes, or NULL (ecb) */
-	size_t ivlen;                      /* 0: 16 */
+	size_t ivlen;                      /* 0: one block (16 bytes, 8 for des) */
 	const uint8_t *pt, *ct; size_t len;
 	const uint8_t *iv_out;             /* optional, checked for cbc and ctr */
 	int dirs;
 	int bad_key, bad_len;              /* setkey / the operation must fail with -EINVAL */
+	int weak;                          /* refused unless BC_ALLOW_WEAK_KEYS, then used */
 };
+
+/* The block of a mode over des or des3_ede is 8 bytes, else 16. */
+static size_t alg_block(const char *alg)
+{
+	return strstr(alg, "(des") ? 8 : 16;
+}
+
+/* des3_ede keys with K1 == K2 or K2 == K3 (the TDES KATs' K1 = K2 = K3 among
+ * them) are refused unless weak keys are allowed, as in the kernel with
+ * CRYPTO_TFM_REQ_FORBID_WEAK_KEYS. */
+static int des3_equal_parts(const char *alg, const uint8_t *key, size_t klen)
+{
+	return strstr(alg, "(des3_ede)") && klen == 24 && (!memcmp(key, key + 8, 8) || !memcmp(key + 8, key + 16, 8));
+}
 
 /* The chaining value the contract promises after an operation (cbc: last
  * ciphertext block; ctr: next unused counter block; others: IV unchanged). */
 static void expected_iv(const char *alg, const uint8_t *iv, size_t ivl, const uint8_t *ct, size_t len, uint8_t out[16])
 {
+	size_t bs = alg_block(alg);
+
 	memcpy(out, iv, ivl);
-	if (starts(alg, "cbc(") && len >= 16)
-		memcpy(out, ct + len - 16, 16);
+	if (starts(alg, "cbc(") && len >= bs)
+		memcpy(out, ct + len - bs, bs);
+	else if (starts(alg, "ctr(") && bs == 8) {
+		uint64_t c = 0;   /* the 8-byte block is the counter, big-endian, wrapping */
+		for (int i = 0; i < 8; i++)
+			c = c << 8 | out[i];
+		c += (len + 7) / 8;
+		for (int i = 7; i >= 0; i--, c >>= 8)
+			out[i] = (uint8_t)c;
+	}
 	else if (starts(alg, "ctr("))
 		ctr_add(out, (len + 15) / 16);
 }
@@ -155,7 +180,7 @@ static void run_skcipher(const struct skc_vec *v)
 		CHECK(rc == 0, "alloc %s: %d", drv, rc);
 		if (rc)
 			continue;
-		if (xts_weak(v->alg, v->key, v->klen)) {
+		if (xts_weak(v->alg, v->key, v->klen) || v->weak) {
 			rc = bc_skcipher_setkey(tfm, v->key, v->klen);
 			CHECK(rc == -EINVAL, "xts key with equal halves accepted without BC_ALLOW_WEAK_KEYS: %d", rc);
 			bc_skcipher_set_flags(tfm, BC_ALLOW_WEAK_KEYS);
@@ -171,7 +196,7 @@ static void run_skcipher(const struct skc_vec *v)
 			bc_skcipher_free(tfm);
 			continue;
 		}
-		size_t ivsize = bc_skcipher_ivsize(tfm), ivl = v->ivlen ? v->ivlen : 16;
+		size_t ivsize = bc_skcipher_ivsize(tfm), ivl = v->ivlen ? v->ivlen : alg_block(v->alg);
 		CHECK(ivsize == (v->iv ? ivl : 0u), "ivsize %zu", ivsize);
 		for (int dir = ENC; dir <= DEC; dir++) {
 			if (!(v->dirs & dir) || (dir == DEC && !v->ct && !v->bad_len))
@@ -205,7 +230,7 @@ static void run_skcipher(const struct skc_vec *v)
 				if (v->iv) {
 					expected_iv(v->alg, v->iv, ivl, dir == ENC ? buf : in, v->len, want_iv);
 					if (dir == ENC && !inplace && v->iv_out && (starts(v->alg, "cbc(") || starts(v->alg, "ctr(")))
-						CHECK(!memcmp(v->iv_out, want_iv, 16), "vector's iv_out disagrees with the contract");
+						CHECK(!memcmp(v->iv_out, want_iv, ivl), "vector's iv_out disagrees with the contract");
 					CHECK(!memcmp(iv, want_iv, ivl), "%s: iv after = %s want %s", op, hex_str(iv, ivl),
 					      hex_str(want_iv, ivl));
 				}
@@ -427,57 +452,162 @@ static void nist_aes(const struct vfile *vf, const char *rel)
 	}
 }
 
-/* AESAVS 6.4 Monte Carlo: each record is one outer round, 1000 chained operations. */
+/* Monte Carlo. AESAVS 6.4: each record is one outer round, 1000 chained
+ * operations. TDES (TMOVS, files T*): 10,000 from each record's own keys,
+ * IV and text; cbc encryption chains as AESAVS does (PT[j+1] = CT[j-1],
+ * PT[1] = IV), cbc decryption feeds each plaintext back as the next
+ * ciphertext; the first TDES_MCT_RECORDS of each direction run (all 400
+ * take a minute). */
+#define TDES_MCT_RECORDS 25
+static int tdes_key(const struct vrec *r, uint8_t key[24], const uint8_t **single);
 static void nist_mct(const struct vfile *vf, const char *rel)
 {
 	const char *base = strrchr(rel, '/') + 1;
-	int cbc = starts(base, "CBC");
-	const struct drv_set *ds = drivers(cbc ? "cbc(aes)" : "ecb(aes)");
+	int tdes = base[0] == 'T', cbc = starts(base + tdes, "CBC");
+	const struct drv_set *ds = drivers(tdes ? (cbc ? "cbc(des3_ede)" : "ecb(des3_ede)") : (cbc ? "cbc(aes)" : "ecb(aes)"));
+	size_t bs = tdes ? 8 : 16;
+	int iters = tdes ? 10000 : 1000;
 	for (size_t i = 0; i < vf->n; i++) {
 		const struct vrec *r = &vf->r[i];
 		cur_line = r->line;
 		if (!quick_pick(i))
 			continue;
 		int enc = !strcmp(r->section, "ENCRYPT");
-		uint8_t *key, *iv = NULL, *pt, *ct;
-		size_t kl, ivl = 0, ptl, ctl;
-		bytes(r, "KEY", &key, &kl);
+		uint8_t *key = NULL, tkey[24], *iv = NULL, *pt, *ct;
+		const uint8_t *single;
+		size_t kl = 0, ivl = 0, ptl, ctl;
+		if (tdes) {
+			if (!tdes_key(r, tkey, &single)) {
+				key = tkey;
+				kl = 24;
+			}
+		} else {
+			bytes(r, "KEY", &key, &kl);
+		}
 		bytes(r, "IV", &iv, &ivl);
 		bytes(r, "PLAINTEXT", &pt, &ptl);
 		bytes(r, "CIPHERTEXT", &ct, &ctl);
-		if (!key || !pt || !ct || ptl != 16 || ctl != 16 || (cbc && ivl != 16)) {
+		if (!key || !pt || !ct || ptl != bs || ctl != bs || (cbc && ivl != bs)) {
 			CHECK(0, "%s:%d: malformed record", rel, r->line);
 			continue;
 		}
+		if (tdes && vrec_long(r, "COUNT", 0) >= TDES_MCT_RECORDS)
+			continue;
 		used++;
 		for (size_t d = 0; d < ds->n; d++) {
 			bc_skcipher *tfm;
 			ctx(ds->info[d].driver);
-			if (bc_skcipher_alloc(&tfm, ds->info[d].driver) || bc_skcipher_setkey(tfm, key, kl)) {
-				CHECK(0, "alloc/setkey");
+			if (bc_skcipher_alloc(&tfm, ds->info[d].driver)) {
+				CHECK(0, "alloc");
+				continue;
+			}
+			bc_skcipher_set_flags(tfm, BC_ALLOW_WEAK_KEYS);   /* TDES keying option 3 is K1 = K2 = K3 */
+			if (bc_skcipher_setkey(tfm, key, kl)) {
+				CHECK(0, "setkey");
+				bc_skcipher_free(tfm);
 				continue;
 			}
 			const uint8_t *in0 = enc ? pt : ct;
 			uint8_t in[16], out[16] = { 0 }, prev[16], chain[16];
-			memcpy(in, in0, 16);
+			memcpy(in, in0, bs);
 			if (cbc)
-				memcpy(chain, iv, 16);
+				memcpy(chain, iv, bs);
 			int rc = 0;
-			for (int j = 0; j < 1000; j++) {
-				memcpy(prev, out, 16);
-				rc |= enc ? bc_skcipher_encrypt(tfm, cbc ? chain : NULL, in, out, 16)
-				          : bc_skcipher_decrypt(tfm, cbc ? chain : NULL, in, out, 16);
-				if (!cbc)
-					memcpy(in, out, 16);
+			for (int j = 0; j < iters; j++) {
+				memcpy(prev, out, bs);
+				rc |= enc ? bc_skcipher_encrypt(tfm, cbc ? chain : NULL, in, out, bs)
+				          : bc_skcipher_decrypt(tfm, cbc ? chain : NULL, in, out, bs);
+				if (!cbc || (tdes && !enc))
+					memcpy(in, out, bs);
 				else if (j == 0)
-					memcpy(in, iv, 16);   /* PT[1] = IV (CT[1] = IV when decrypting) */
+					memcpy(in, iv, bs);   /* PT[1] = IV (CT[1] = IV when decrypting) */
 				else
-					memcpy(in, prev, 16); /* PT[j+1] = CT[j-1] */
+					memcpy(in, prev, bs); /* PT[j+1] = CT[j-1] */
 			}
 			const uint8_t *want = enc ? ct : pt;
-			CHECK(rc == 0 && !memcmp(out, want, 16), "MCT %s: %s want %s", enc ? "encrypt" : "decrypt",
-			      hex_str(out, 16), hex_str(want, 16));
+			CHECK(rc == 0 && !memcmp(out, want, bs), "MCT %s: %s want %s", enc ? "encrypt" : "decrypt",
+			      hex_str(out, bs), hex_str(want, bs));
 			bc_skcipher_free(tfm);
+		}
+		tmp_free_all();
+	}
+}
+
+/* The four DES weak keys of FIPS 74, parity bits ignored: PC-1 leaves both
+ * key halves constant. */
+static int des_weak_ref(const uint8_t k[8])
+{
+	static const uint8_t weak[4][8] = {
+		{ 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00 }, { 0xfe, 0xfe, 0xfe, 0xfe, 0xfe, 0xfe, 0xfe, 0xfe },
+		{ 0x1e, 0x1e, 0x1e, 0x1e, 0x0e, 0x0e, 0x0e, 0x0e }, { 0xe0, 0xe0, 0xe0, 0xe0, 0xf0, 0xf0, 0xf0, 0xf0 },
+	};
+	for (int w = 0; w < 4; w++) {
+		int same = 1;
+		for (int i = 0; i < 8; i++)
+			same &= (k[i] & 0xfe) == weak[w][i];
+		if (same)
+			return 1;
+	}
+	return 0;
+}
+
+/* TDES keys: KEYs (one DES key, K1 = K2 = K3) or KEY1, KEY2, KEY3, as
+ * the 24-byte des3_ede key. 0 on success. */
+static int tdes_key(const struct vrec *r, uint8_t key[24], const uint8_t **single)
+{
+	uint8_t *k;
+	size_t n;
+	*single = NULL;
+	if (!bytes(r, "KEYs", &k, &n) && n == 8) {
+		for (int i = 0; i < 3; i++)
+			memcpy(key + 8 * i, k, 8);
+		*single = k;
+		return 0;
+	}
+	for (int i = 0; i < 3; i++) {
+		char name[8];
+		snprintf(name, sizeof(name), "KEY%d", i + 1);
+		if (bytes(r, name, &k, &n) || n != 8)
+			return -1;
+		memcpy(key + 8 * i, k, 8);
+	}
+	return 0;
+}
+
+/* TDES KAT (TMOVS) and MMT: ecb/cbc(des3_ede) named by the file; the
+ * one-key KATs also run as single DES. */
+static void nist_tdes(const struct vfile *vf, const char *rel)
+{
+	const char *base = strrchr(rel, '/') + 1;
+	int cbc = starts(base, "TCBC");
+	for (size_t i = 0; i < vf->n; i++) {
+		const struct vrec *r = &vf->r[i];
+		cur_line = r->line;
+		if (!quick_pick(i))
+			continue;
+		uint8_t *key = tmp_alloc(24), *iv = NULL;
+		const uint8_t *single;
+		size_t ivn = 0, ptn = 0, ctn = 0;
+		struct skc_vec v = { .alg = cbc ? "cbc(des3_ede)" : "ecb(des3_ede)", .key = key, .klen = 24,
+				     .dirs = !strcmp(r->section, "ENCRYPT") ? ENC : DEC };
+		bytes(r, "PLAINTEXT", (uint8_t **)&v.pt, &ptn);
+		bytes(r, "CIPHERTEXT", (uint8_t **)&v.ct, &ctn);
+		if (!bytes(r, "IV", &iv, &ivn))
+			v.iv = iv;
+		v.len = ptn;
+		if (tdes_key(r, key, &single) || ptn != ctn || !v.pt || !v.ct || ptn % 8 || (cbc && ivn != 8)) {
+			CHECK(0, "%s:%d: malformed record", rel, r->line);
+			continue;
+		}
+		v.weak = des3_equal_parts(v.alg, key, 24);
+		run_skcipher(&v);
+		if (single) {
+			v.alg = cbc ? "cbc(des)" : "ecb(des)";
+			v.key = single;
+			v.klen = 8;
+			v.weak = des_weak_ref(single);
+			run_skcipher(&v);
+			used--;   /* one record, two algorithms */
 		}
 		tmp_free_all();
 	}
@@ -627,14 +757,28 @@ static void nist_ccm(const struct vfile *vf, const char *rel)
 
 static void nist_cmac(const struct vfile *vf, const char *rel)
 {
-	int ver = strstr(rel, "Ver") != NULL;
+	int ver = strstr(rel, "Ver") != NULL, tdes = strstr(rel, "TDES") != NULL;
 	for (size_t i = 0; i < vf->n; i++) {
 		const struct vrec *r = &vf->r[i];
 		cur_line = r->line;
 		if (!quick_pick(i))
 			continue;
-		struct mac_vec v = { .alg = "cmac(aes)" };
-		bytes(r, "Key", (uint8_t **)&v.key, &v.klen);
+		struct mac_vec v = { .alg = tdes ? "cmac(des3_ede)" : "cmac(aes)" };
+		if (tdes) {   /* Key1, Key2, Key3 (Key3 = Key1 for two-key TDEA) */
+			uint8_t *k = tmp_alloc(24), *part;
+			size_t n, got = 0;
+			for (int j = 0; j < 3; j++) {
+				char name[8];
+				snprintf(name, sizeof(name), "Key%d", j + 1);
+				if (!bytes(r, name, &part, &n) && n == 8)
+					memcpy(k + 8 * got++, part, 8);
+			}
+			CHECK(got == 3, "%s:%d: malformed key", rel, r->line);
+			v.key = k;
+			v.klen = 24;
+		} else {
+			bytes(r, "Key", (uint8_t **)&v.key, &v.klen);
+		}
 		bytes(r, "Msg", (uint8_t **)&v.msg, &v.mlen);
 		bytes(r, "Mac", (uint8_t **)&v.mac, &v.maclen);
 		long mlen = vrec_long(r, "Mlen", -1), tlen = vrec_long(r, "Tlen", -1);
@@ -761,6 +905,31 @@ static void nist_hmac(const struct vfile *vf, const char *rel)
 }
 
 /* ---- uniform format (linux-testmgr-derived/, rfc/, sm4/) -------------------------------------------- */
+/* The kernel's weak-key case (des_tv_template): only setkey is checked,
+ * refused with weak keys forbidden (here the default), taken when allowed. */
+static void weak_key_case(const char *alg, const uint8_t *key, size_t klen)
+{
+	const struct drv_set *ds = drivers(alg);
+
+	used++;
+	for (size_t d = 0; d < ds->n; d++) {
+		bc_skcipher *tfm;
+		int rc;
+
+		ctx(ds->info[d].driver);
+		if (bc_skcipher_alloc(&tfm, ds->info[d].driver)) {
+			CHECK(0, "alloc");
+			continue;
+		}
+		rc = bc_skcipher_setkey(tfm, key, klen);
+		CHECK(rc == -EINVAL, "weak key accepted without BC_ALLOW_WEAK_KEYS: %d", rc);
+		bc_skcipher_set_flags(tfm, BC_ALLOW_WEAK_KEYS);
+		rc = bc_skcipher_setkey(tfm, key, klen);
+		CHECK(rc == 0, "weak key refused with BC_ALLOW_WEAK_KEYS: %d", rc);
+		bc_skcipher_free(tfm);
+	}
+}
+
 static void uniform(const struct vfile *vf, const char *rel)
 {
 	(void)rel;
@@ -827,16 +996,19 @@ static void uniform(const struct vfile *vf, const char *rel)
 				CHECK(rc == 0 && !memcmp(blk, pt, 16), "%ld iterations back: %s", iters, hex_str(blk, 16));
 				bc_skcipher_free(tfm);
 			}
+		} else if (vrec_has(r, "weak_key")) {
+			weak_key_case(alg, key, klen);
 		} else {
-			struct skc_vec v = { .alg = alg, .key = key, .klen = klen, .dirs = BOTH, .bad_len = invalid };
-			size_t ptl = 0, ctl = 0, ivl = 0, ivol = 0;
+			struct skc_vec v = { .alg = alg, .key = key, .klen = klen, .dirs = BOTH, .bad_len = invalid,
+					     .weak = des3_equal_parts(alg, key, klen) };
+			size_t ptl = 0, ctl = 0, ivl = 0, ivol = 0, bs = alg_block(alg);
 			bytes(r, "iv", (uint8_t **)&v.iv, &ivl);
 			bytes(r, "iv_out", (uint8_t **)&v.iv_out, &ivol);
 			bytes(r, "ptext", (uint8_t **)&v.pt, &ptl);
 			bytes(r, "ctext", (uint8_t **)&v.ct, &ctl);
 			if (starts(alg, "rfc3686("))
 				v.ivlen = 8;
-			CHECK((!v.iv || ivl == (v.ivlen ? v.ivlen : 16)) && (!v.iv_out || ivol == 16), "iv length");
+			CHECK((!v.iv || ivl == (v.ivlen ? v.ivlen : bs)) && (!v.iv_out || ivol == bs), "iv length");
 			CHECK(invalid || ptl == ctl, "malformed record");
 			v.len = ptl;
 			run_skcipher(&v);
@@ -1288,7 +1460,7 @@ static void botan(const struct vfile *vf, const char *rel)
 
 /* ---- the file list ---------------------------------------------------------------------------------------- */
 enum kind { K_NIST_AES, K_NIST_MCT, K_NIST_XTS, K_NIST_GCM, K_NIST_CMAC, K_NIST_SHA, K_UNIFORM, K_WYCHE, K_EVP, K_BOTAN,
-	K_NIST_HMAC, K_NIST_CCM };
+	K_NIST_HMAC, K_NIST_CCM, K_NIST_TDES };
 /* expect: how many vectors of the file apply to us (README counts: the bit-granular
  * XTS records and other modes/ciphers excluded); a parser regression shows up here. */
 struct kat_file { const char *rel; enum kind kind; long expect; };
@@ -1383,6 +1555,25 @@ static const struct kat_file files[] = {
 	{ "wycheproof/aes_ccm_test.json", K_WYCHE, 531 }, { "wycheproof/sm4_ccm_test.json", K_WYCHE, 177 },
 	{ "rfc/rfc3610_aes_ccm.txt", K_UNIFORM, 24 }, { "linux-testmgr-derived/aes_ccm.txt", K_UNIFORM, 24 },
 	{ "linux-testmgr-derived/sm4_ccm.txt", K_UNIFORM, 1 },
+	/* DES and TDES */
+#define TKAT(p, n) { "nist-cavp/tdes-kat/" p, K_NIST_TDES, n }
+	TKAT("TECBinvperm.rsp", 128), TKAT("TECBpermop.rsp", 64), TKAT("TECBsubtab.rsp", 38),
+	TKAT("TECBvarkey.rsp", 112), TKAT("TECBvartext.rsp", 128),
+	TKAT("TCBCinvperm.rsp", 128), TKAT("TCBCpermop.rsp", 64), TKAT("TCBCsubtab.rsp", 38),
+	TKAT("TCBCvarkey.rsp", 112), TKAT("TCBCvartext.rsp", 128),
+#define TMMT(p) { "nist-cavp/tdes-mmt/" p, K_NIST_TDES, 20 }
+	TMMT("TECBMMT1.rsp"), TMMT("TECBMMT2.rsp"), TMMT("TECBMMT3.rsp"),
+	TMMT("TCBCMMT1.rsp"), TMMT("TCBCMMT2.rsp"), TMMT("TCBCMMT3.rsp"),
+#define TMCT(p) { "nist-cavp/tdes-mct/" p, K_NIST_MCT, 2 * TDES_MCT_RECORDS }
+	TMCT("TECBMonte1.rsp"), TMCT("TECBMonte2.rsp"), TMCT("TECBMonte3.rsp"),
+	TMCT("TCBCMonte1.rsp"), TMCT("TCBCMonte2.rsp"), TMCT("TCBCMonte3.rsp"),
+	{ "linux-testmgr-derived/des_ecb.txt", K_UNIFORM, 9 }, { "linux-testmgr-derived/des_cbc.txt", K_UNIFORM, 5 },
+	{ "linux-testmgr-derived/des_ctr.txt", K_UNIFORM, 2 }, { "linux-testmgr-derived/des3_ede_ecb.txt", K_UNIFORM, 4 },
+	{ "linux-testmgr-derived/des3_ede_cbc.txt", K_UNIFORM, 2 },
+	{ "linux-testmgr-derived/des3_ede_ctr.txt", K_UNIFORM, 2 },
+	{ "linux-testmgr-derived/des3_ede_cmac.txt", K_UNIFORM, 4 },
+	{ "nist-cavp/cmac/CMACGenTDES2.rsp", K_NIST_CMAC, 96 }, { "nist-cavp/cmac/CMACGenTDES3.rsp", K_NIST_CMAC, 96 },
+	{ "nist-cavp/cmac/CMACVerTDES2.rsp", K_NIST_CMAC, 360 },
 };
 
 int main(int argc, char **argv)
@@ -1421,6 +1612,7 @@ int main(int argc, char **argv)
 			case K_BOTAN: botan(&vf, kf->rel); break;
 			case K_NIST_HMAC: nist_hmac(&vf, kf->rel); break;
 			case K_NIST_CCM: nist_ccm(&vf, kf->rel); break;
+			case K_NIST_TDES: nist_tdes(&vf, kf->rel); break;
 			case K_WYCHE: break;
 			}
 			vfile_free(&vf);

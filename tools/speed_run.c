@@ -394,8 +394,8 @@ int speed_measure(const struct speed_job *job, struct speed_result *res)
 }
 
 /* Which of the usual key lengths the tfm takes: what tcrypt measures (128/192/256-bit keys,
- * doubled for xts). */
-static const size_t usual_keys[SPEED_MAX_KEYS] = { 16, 24, 32, 48, 64 };
+ * doubled for xts; 64 bits for des). */
+static const size_t usual_keys[SPEED_MAX_KEYS] = { 8, 16, 24, 32, 48, 64 };
 
 static void probe_keys(struct speed_alg *alg, const char *name, int (*setkey)(void *tfm, const uint8_t *key, size_t len),
 		       void *tfm)

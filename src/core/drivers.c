@@ -5,6 +5,8 @@
 const struct bc_cipher_alg *const bc_cipher_drivers[] = {
 	&bc_aes_generic,
 	&bc_sm4_generic,
+	&bc_des_generic,
+	&bc_des3_ede_generic,
 #if defined(__x86_64__) || defined(__i386__)
 	/* x86 AES */
 	&bc_aes_aesni,
@@ -15,6 +17,13 @@ const struct bc_cipher_alg *const bc_cipher_drivers[] = {
 	&bc_sm4_gfni_avx2,
 #if defined(__x86_64__)
 	&bc_sm4_gfni_avx512,
+#endif
+	/* x86 DES */
+	&bc_des_avx2,
+	&bc_des3_ede_avx2,
+#if defined(__x86_64__)
+	&bc_des_avx512,
+	&bc_des3_ede_avx512,
 #endif
 #endif
 #if defined(__aarch64__)

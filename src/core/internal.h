@@ -67,7 +67,21 @@ struct bc_cipher_alg {
 	/* Optional: n (<= 8) independent CBC-MAC chains of nblocks each,
 	 * interleaved (bc_shash_digest_many). NULL: the MAC templates loop over mac. */
 	void (*mac_many)(const void *ctx, unsigned n, uint8_t (*st)[16], const uint8_t *const src[], size_t nblocks);
+	/* The block size: 8 (des, des3_ede), or 0 for BC_BLOCK (16). The
+	 * templates choose their 8- or 16-byte operations from it once, when an
+	 * instance is built, so nothing divides by it per call. */
+	unsigned blocksize;
+	/* Optional: nonzero for a key the kernel refuses when weak keys are
+	 * forbidden (des: the four weak keys; des3_ede: K1 == K2 or K2 == K3).
+	 * Constant-time in the key bytes; only the verdict is public. The
+	 * skcipher templates refuse such a key with -EINVAL unless
+	 * BC_ALLOW_WEAK_KEYS; setkey itself takes any key of the right length. */
+	int  (*weak_key)(const uint8_t *key, size_t keylen);
 };
+static inline size_t bc_cipher_blocksize(const struct bc_cipher_alg *a)
+{
+	return a->blocksize ? a->blocksize : BC_BLOCK;
+}
 
 /* ---- skciphers (ecb, cbc, ctr, cts, xts, essiv) ------------------------------
  * The front end (src/core/api.c) checks the key state and the length

@@ -61,11 +61,14 @@ static const char *const algorithm_names[] = {
 	"authenc(hmac(sha1),cbc(aes))", "authenc(hmac(sha256),cbc(aes))", "authenc(hmac(sha384),cbc(aes))",
 	"authenc(hmac(sha512),cbc(aes))", "authenc(hmac(sha1),cbc(sm4))", "authenc(hmac(sha256),cbc(sm4))",
 	"authenc(hmac(sha384),cbc(sm4))", "authenc(hmac(sha512),cbc(sm4))", "authenc(hmac(sha1),cbc(des3_ede))",
-	"authenc(hmac(sha256),cbc(des3_ede))", "authenc(hmac(sha384),cbc(des3_ede))",
+	"authenc(hmac(sha224),cbc(des3_ede))", "authenc(hmac(sha256),cbc(des3_ede))",
+	"authenc(hmac(sha384),cbc(des3_ede))",
 	"authenc(hmac(sha512),cbc(des3_ede))", "authenc(hmac(sha1),ctr(aes))", "authenc(hmac(sha256),ctr(aes))",
 	"authenc(hmac(sha384),ctr(aes))", "authenc(hmac(sha512),ctr(aes))", "authencesn(hmac(sha1),cbc(aes))",
 	"authencesn(hmac(sha256),cbc(aes))", "authencesn(hmac(sha384),cbc(aes))", "authencesn(hmac(sha512),cbc(aes))",
 	"ccm(aes)", "ccm(sm4)",
+	"des", "des3_ede", "ecb(des)", "cbc(des)", "ctr(des)", "ecb(des3_ede)", "cbc(des3_ede)", "ctr(des3_ede)",
+	"cmac(des3_ede)",
 };
 #define N_ALGNAMES (sizeof(algorithm_names) / sizeof(algorithm_names[0]))
 
@@ -379,6 +382,18 @@ static struct entry *instantiate(const struct bc_template *t, struct entry *in, 
 	return &inst->e;
 }
 
+/* The block of what a template is built on: a cipher's block size, a
+ * skcipher's IV (cbc, ctr) or block (ecb). */
+static size_t block_of(const struct entry *e)
+{
+	const struct bc_skcipher_alg *sk;
+
+	if (e->type == BC_TYPE_CIPHER)
+		return bc_cipher_blocksize(e->alg);
+	sk = e->alg;
+	return sk->ivsize ? sk->ivsize : sk->blocksize;
+}
+
 /* The entries a template needs, looked up as driver names (by_driver) or as
  * algorithm names (best driver). The types and shapes must fit the template:
  * cts takes a cbc, xts an ecb, essiv a cbc and a hash, gcm_base a ctr and ghash,
@@ -483,6 +498,8 @@ static struct entry *build(const struct parsed *p, int by_driver)
 	}
 	if (!in || !usable(in))
 		return NULL;
+	if (!t->any_block && t->args <= BC_ARGS_GCM && block_of(in) != BC_BLOCK)
+		return NULL;
 	return instantiate(t, in, hash, cipher);
 }
 
@@ -566,7 +583,7 @@ static void fill_info(const struct entry *e, struct bc_driver_info *info)
 		const struct bc_cipher_alg *a = e->alg;
 		info->min_keysize = a->min_keysize;
 		info->max_keysize = a->max_keysize;
-		info->blocksize = BC_BLOCK;
+		info->blocksize = bc_cipher_blocksize(a);
 		break;
 	}
 	case BC_TYPE_SKCIPHER: {

@@ -1,5 +1,5 @@
 /* blockcrypt: the ctr template over any block cipher driver (Linux crypto/ctr.c).
- * NIST SP 800-38A section 6.5: the whole 16-byte IV is one big-endian counter. */
+ * NIST SP 800-38A section 6.5: the whole IV (one block: 16 bytes, 8 for des) is one big-endian counter. */
 #include "mode.h"
 
 /* ctr += n over all 128 bits, so a carry out of the low word reaches the
@@ -18,19 +18,24 @@ void bc_ctr_add(uint8_t ctr[16], uint64_t n)
 /* Counter blocks for a whole chunk are built first and encrypted in one
  * call, then XORed in; a partial final block uses up one counter (the kernel
  * writes back the counter after it). Encryption and decryption are the same. */
-static int ctr_crypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+static inline int ctr_crypt_bs(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len,
+			       size_t bs)
 {
 	const struct bc_cipher_tctx *t = ctx;
 	const void *c = bc_tctx_cipher(ctx);
-	uint8_t ks[BC_CHUNK_BLOCKS * BC_BLOCK];
+	uint8_t ks[BC_CHUNK_BYTES_MAX];
+	const size_t chunk = bs == 8 ? BC_CHUNK8_BLOCKS * 8 : BC_CHUNK_BLOCKS * BC_BLOCK;
 
 	while (len) {
-		size_t n = len < sizeof(ks) ? len : sizeof(ks);
-		size_t nb = (n + BC_BLOCK - 1) / BC_BLOCK;
+		size_t n = len < chunk ? len : chunk;
+		size_t nb = (n + bs - 1) / bs;
 
 		for (size_t i = 0; i < nb; i++) {
-			memcpy(ks + i * BC_BLOCK, iv, BC_BLOCK);
-			bc_ctr_add(iv, 1);
+			memcpy(ks + i * bs, iv, bs);
+			if (bs == 8)    /* the whole 8-byte block is the counter, wrapping at 2^64 */
+				bc_store_be64(iv, bc_load_be64(iv) + 1);
+			else
+				bc_ctr_add(iv, 1);
 		}
 		t->cipher->encrypt(c, ks, ks, nb);
 		bc_xor(dst, src, ks, n);
@@ -38,22 +43,34 @@ static int ctr_crypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *
 		dst += n;
 		len -= n;
 	}
-	bc_wipe(ks, sizeof(ks));
+	bc_wipe(ks, chunk);
 	return 0;
+}
+
+static int ctr_crypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+{
+	return ctr_crypt_bs(ctx, iv, src, dst, len, BC_BLOCK);
+}
+
+static int ctr8_crypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+{
+	return ctr_crypt_bs(ctx, iv, src, dst, len, 8);
 }
 
 static void fill(struct bc_skcipher_alg *alg)
 {
+	int b8 = bc_cipher_blocksize(alg->cipher) == 8;
+
 	bc_fill_skcipher_over_cipher(alg);
-	alg->ivsize = BC_BLOCK;
+	alg->ivsize = bc_cipher_blocksize(alg->cipher);
 	alg->blocksize = 1;
 	alg->min_len = 0;
 	alg->len_align = 1;
-	alg->encrypt = ctr_crypt;
-	alg->decrypt = ctr_crypt;
+	alg->encrypt = b8 ? ctr8_crypt : ctr_crypt;
+	alg->decrypt = b8 ? ctr8_crypt : ctr_crypt;
 }
 
 const struct bc_template bc_tmpl_ctr = {
 	.name = "ctr", .driver_name = "ctr", .type = BC_TYPE_SKCIPHER, .args = BC_ARGS_CIPHER,
-	.fill_skcipher = fill,
+	.fill_skcipher = fill, .any_block = 1,
 };

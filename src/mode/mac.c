@@ -9,7 +9,7 @@
  * So the context keeps the two final masks and the padding rule. */
 struct mac_ctx {
 	const struct bc_cipher_alg *cipher;
-	uint8_t k_full[BC_BLOCK], k_part[BC_BLOCK];
+	uint8_t k_full[BC_BLOCK], k_part[BC_BLOCK];   /* the first 8 bytes for an 8-byte block cipher */
 	uint8_t pad;            /* first padding byte: 0x80, or 0 for cbcmac */
 };
 #define CIPHER_OFF BC_MAC_HDR
@@ -17,7 +17,7 @@ _Static_assert(sizeof(struct mac_ctx) <= BC_MAC_HDR && BC_MAC_HDR % BC_CTX_ALIGN
 
 struct mac_desc {
 	uint8_t st[BC_BLOCK], buf[BC_BLOCK];
-	size_t buflen;          /* 0..16: the last block is held back until final */
+	size_t buflen;          /* 0..block size: the last block is held back until final */
 	size_t total;           /* bytes seen, to tell the empty message apart */
 };
 _Static_assert(sizeof(struct mac_desc) == BC_MAC_DESCSIZE, "mac_desc size");
@@ -32,6 +32,15 @@ void bc_mac_init_tfm(void *ctx, const struct bc_shash_alg *self)
 	((struct mac_ctx *)ctx)->cipher = self->cipher;
 }
 
+/* SP 800-38B's doubling for a 64-bit block: a shift, and Rb = 0x1b XORed
+ * under a mask made from the bit shifted out. */
+static void dbl64(uint8_t out[8], const uint8_t in[8])
+{
+	uint64_t v = bc_load_be64(in);
+
+	bc_store_be64(out, (v << 1) ^ (0x1b & ((uint64_t)0 - (v >> 63))));
+}
+
 int bc_cmac_setkey(void *ctx, const uint8_t *key, size_t keylen)
 {
 	struct mac_ctx *t = ctx;
@@ -42,8 +51,13 @@ int bc_cmac_setkey(void *ctx, const uint8_t *key, size_t keylen)
 		return err;
 	t->cipher->encrypt(cipher_ctx(t), l, l, 1);
 	/* L, K1 and K2 are secret: the doubling's conditional XOR of Rb is a mask (gf128mul.c) */
-	bc_gf128mul_x_bbe(t->k_full, l);
-	bc_gf128mul_x_bbe(t->k_part, t->k_full);
+	if (bc_cipher_blocksize(t->cipher) == 8) {
+		dbl64(t->k_full, l);
+		dbl64(t->k_part, t->k_full);
+	} else {
+		bc_gf128mul_x_bbe(t->k_full, l);
+		bc_gf128mul_x_bbe(t->k_part, t->k_full);
+	}
 	t->pad = 0x80;
 	bc_wipe(l, sizeof(l));
 	return 0;
@@ -91,47 +105,59 @@ void bc_mac_init(const void *ctx, void *desc)
 
 /* Whole blocks go to the cipher's CBC-MAC step in one call, except the last
  * block seen so far, which waits in buf: only final knows whether it is the
- * message's last (and so gets the K1/K2 treatment). */
-void bc_mac_update(const void *ctx, void *desc, const uint8_t *data, size_t len)
+ * message's last (and so gets the K1/K2 treatment). bs (16, or 8 for des and
+ * des3_ede) is a constant in each caller. */
+static inline void mac_update(const void *ctx, void *desc, const uint8_t *data, size_t len, size_t bs)
 {
 	const struct mac_ctx *t = ctx;
 	struct mac_desc *d = desc;
 	size_t n;
 
 	d->total += len;
-	if (d->buflen + len <= BC_BLOCK) {
+	if (d->buflen + len <= bs) {
 		memcpy(d->buf + d->buflen, data, len);
 		d->buflen += len;
 		return;
 	}
-	n = BC_BLOCK - d->buflen;
+	n = bs - d->buflen;
 	memcpy(d->buf + d->buflen, data, n);
 	t->cipher->mac(cipher_ctx(t), d->st, d->buf, 1);
 	data += n;
 	len -= n;
-	n = (len - 1) / BC_BLOCK;                 /* keep at least one byte back */
+	n = (len - 1) / bs;                       /* keep at least one byte back */
 	if (n)
 		t->cipher->mac(cipher_ctx(t), d->st, data, n);
-	data += n * BC_BLOCK;
-	len -= n * BC_BLOCK;
+	data += n * bs;
+	len -= n * bs;
 	memcpy(d->buf, data, len);
 	d->buflen = len;
+}
+
+void bc_mac_update(const void *ctx, void *desc, const uint8_t *data, size_t len)
+{
+	mac_update(ctx, desc, data, len, BC_BLOCK);
+}
+
+static void mac8_update(const void *ctx, void *desc, const uint8_t *data, size_t len)
+{
+	mac_update(ctx, desc, data, len, 8);
 }
 
 /* The block final feeds to the chain: the held-back block padded and masked.
  * buflen is a public length: it alone places the padding and picks K1 or K2,
  * so no message or key byte chooses a branch or an address. */
-static void mac_last_block(const struct mac_ctx *t, const uint8_t *buf, size_t buflen, uint8_t out[16])
+static inline void mac_last_block(const struct mac_ctx *t, const uint8_t *buf, size_t buflen, uint8_t out[16],
+				  size_t bs)
 {
 	uint8_t blk[BC_BLOCK] = { 0 };
 
 	memcpy(blk, buf, buflen);
-	if (buflen < BC_BLOCK)
+	if (buflen < bs)
 		blk[buflen] = t->pad;
-	bc_xor(out, blk, buflen == BC_BLOCK ? t->k_full : t->k_part, BC_BLOCK);
+	bc_xor(out, blk, buflen == bs ? t->k_full : t->k_part, bs);
 }
 
-void bc_mac_final(const void *ctx, void *desc, uint8_t *out)
+static inline void mac_final(const void *ctx, void *desc, uint8_t *out, size_t bs)
 {
 	const struct mac_ctx *t = ctx;
 	struct mac_desc *d = desc;
@@ -139,11 +165,21 @@ void bc_mac_final(const void *ctx, void *desc, uint8_t *out)
 
 	/* cbcmac of the empty message is the zero block, unencrypted (kernel). */
 	if (d->total || t->pad) {
-		mac_last_block(t, d->buf, d->buflen, blk);
+		mac_last_block(t, d->buf, d->buflen, blk, bs);
 		t->cipher->mac(cipher_ctx(t), d->st, blk, 1);
 	}
-	memcpy(out, d->st, BC_BLOCK);
+	memcpy(out, d->st, bs);
 	bc_wipe(d, sizeof(*d));
+}
+
+void bc_mac_final(const void *ctx, void *desc, uint8_t *out)
+{
+	mac_final(ctx, desc, out, BC_BLOCK);
+}
+
+static void mac8_final(const void *ctx, void *desc, uint8_t *out)
+{
+	mac_final(ctx, desc, out, 8);
 }
 
 /* One step of several chains: lanes idx[0..cnt) advance by nblocks blocks
@@ -165,11 +201,11 @@ static void chains_step(const struct mac_ctx *t, const unsigned *idx, unsigned c
 	bc_wipe(lanes, sizeof(lanes));
 }
 
-/* n (<= 8) messages at once: each is a chain of (len-1)/16 whole blocks and
+/* n (<= 8) messages at once: each is a chain of (len-1)/bs whole blocks and
  * one final block. The lanes step together for as many blocks as every lane
  * still in play has left, then all the final blocks go in one more step. */
-void bc_mac_digest_many(const void *ctx, unsigned n, const uint8_t *const msgs[], const size_t lens[],
-			uint8_t *const outs[])
+static inline void mac_digest_many(const void *ctx, unsigned n, const uint8_t *const msgs[], const size_t lens[],
+				   uint8_t *const outs[], size_t bs)
 {
 	const struct mac_ctx *t = ctx;
 	uint8_t st[8][BC_BLOCK] = { { 0 } }, last[8][BC_BLOCK];
@@ -178,9 +214,9 @@ void bc_mac_digest_many(const void *ctx, unsigned n, const uint8_t *const msgs[]
 	unsigned idx[8], cnt;
 
 	for (unsigned i = 0; i < n; i++) {
-		left[i] = lens[i] ? (lens[i] - 1) / BC_BLOCK : 0;
+		left[i] = lens[i] ? (lens[i] - 1) / bs : 0;
 		p[i] = msgs[i];
-		mac_last_block(t, msgs[i] + left[i] * BC_BLOCK, lens[i] - left[i] * BC_BLOCK, last[i]);
+		mac_last_block(t, msgs[i] + left[i] * bs, lens[i] - left[i] * bs, last[i], bs);
 	}
 	for (;;) {
 		size_t step = SIZE_MAX;
@@ -196,7 +232,7 @@ void bc_mac_digest_many(const void *ctx, unsigned n, const uint8_t *const msgs[]
 			break;
 		chains_step(t, idx, cnt, st, src, step);
 		for (unsigned k = 0; k < cnt; k++) {
-			p[idx[k]] += step * BC_BLOCK;
+			p[idx[k]] += step * bs;
 			left[idx[k]] -= step;
 		}
 	}
@@ -209,24 +245,38 @@ void bc_mac_digest_many(const void *ctx, unsigned n, const uint8_t *const msgs[]
 	if (cnt)
 		chains_step(t, idx, cnt, st, src, 1);
 	for (unsigned i = 0; i < n; i++)
-		memcpy(outs[i], st[i], BC_BLOCK);
+		memcpy(outs[i], st[i], bs);
 	bc_wipe(st, sizeof(st));
 	bc_wipe(last, sizeof(last));
 }
 
+void bc_mac_digest_many(const void *ctx, unsigned n, const uint8_t *const msgs[], const size_t lens[],
+			uint8_t *const outs[])
+{
+	mac_digest_many(ctx, n, msgs, lens, outs, BC_BLOCK);
+}
+
+static void mac8_digest_many(const void *ctx, unsigned n, const uint8_t *const msgs[], const size_t lens[],
+			     uint8_t *const outs[])
+{
+	mac_digest_many(ctx, n, msgs, lens, outs, 8);
+}
+
 static void fill_common(struct bc_shash_alg *alg)
 {
+	int b8 = bc_cipher_blocksize(alg->cipher) == 8;
+
 	alg->min_keysize = alg->cipher->min_keysize;
 	alg->max_keysize = alg->cipher->max_keysize;
-	alg->digestsize = BC_BLOCK;
-	alg->blocksize = BC_BLOCK;
+	alg->digestsize = bc_cipher_blocksize(alg->cipher);
+	alg->blocksize = alg->digestsize;
 	alg->ctxsize = CIPHER_OFF + alg->cipher->ctxsize;
 	alg->descsize = sizeof(struct mac_desc);
 	alg->init_tfm = bc_mac_init_tfm;
 	alg->init = bc_mac_init;
-	alg->update = bc_mac_update;
-	alg->final = bc_mac_final;
-	alg->digest_many = bc_mac_digest_many;
+	alg->update = b8 ? mac8_update : bc_mac_update;
+	alg->final = b8 ? mac8_final : bc_mac_final;
+	alg->digest_many = b8 ? mac8_digest_many : bc_mac_digest_many;
 }
 
 static void fill_cmac(struct bc_shash_alg *alg)
@@ -249,7 +299,7 @@ static void fill_cbcmac(struct bc_shash_alg *alg)
 
 const struct bc_template bc_tmpl_cmac = {
 	.name = "cmac", .driver_name = "cmac", .type = BC_TYPE_SHASH, .args = BC_ARGS_CIPHER,
-	.fill_shash = fill_cmac,
+	.fill_shash = fill_cmac, .any_block = 1,
 };
 const struct bc_template bc_tmpl_xcbc = {
 	.name = "xcbc", .driver_name = "xcbc", .type = BC_TYPE_SHASH, .args = BC_ARGS_CIPHER,

@@ -9,6 +9,10 @@
  * enough that a bitsliced or multi-block driver runs at full width, small
  * enough for any thread's stack. */
 #define BC_CHUNK_BLOCKS 32
+/* The same for an 8-byte block cipher: 256 blocks (2 KiB), a pass of the
+ * widest bitsliced DES driver. */
+#define BC_CHUNK8_BLOCKS 256
+#define BC_CHUNK_BYTES_MAX (BC_CHUNK8_BLOCKS * 8)
 
 /* Template contexts start with a small header (the inner algorithms) and
  * place each inner context at the next BC_CTX_ALIGN boundary. */
@@ -46,6 +50,9 @@ struct bc_template {
 	void (*fill_skcipher)(struct bc_skcipher_alg *alg);
 	void (*fill_aead)(struct bc_aead_alg *alg);
 	void (*fill_shash)(struct bc_shash_alg *alg);
+	/* Builds over an 8-byte block cipher too (ecb, cbc, ctr, cmac, cbcmac);
+	 * otherwise only over a 16-byte one, as the kernel's xts, gcm and xcbc. */
+	unsigned any_block;
 };
 
 extern const struct bc_template bc_tmpl_ecb, bc_tmpl_cbc, bc_tmpl_ctr, bc_tmpl_cts, bc_tmpl_xts,

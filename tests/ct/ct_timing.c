@@ -421,6 +421,10 @@ static void ct_cipher_macs(const struct bc_driver_info *d)
 	for (int i = 0; i < 3; i++) {
 		char alg[64], driver[96];
 
+		/* an 8-byte block cipher has cmac alone, and only des3_ede a known answer for it */
+		if (d->blocksize == 8 && (i || strcmp(d->name, "des3_ede")))
+			continue;
+
 		snprintf(alg, sizeof(alg), "%s(%s)", tmpl[i], d->name);
 		snprintf(driver, sizeof(driver), "%s(%s)", tmpl[i], d->driver);
 		set_context("%s", driver);

@@ -70,6 +70,8 @@ struct fz_alg fz_algs[] = {
 	{ .name = "ccm(aes)" }, { .name = "ccm(sm4)" },
 	/* after the hashes: hmac is tried over each driver of its hash */
 	{ .name = "hmac(sha256)" }, { .name = "hmac(sm3)" }, { .name = "hmac(sha1)" }, { .name = "hmac(sha512)" },
+	{ .name = "ecb(des)" }, { .name = "cbc(des)" }, { .name = "ctr(des)" },
+	{ .name = "ecb(des3_ede)" }, { .name = "cbc(des3_ede)" }, { .name = "ctr(des3_ede)" }, { .name = "cmac(des3_ede)" },
 };
 const size_t fz_nalgs = sizeof(fz_algs) / sizeof(fz_algs[0]);
 
@@ -157,7 +159,8 @@ void fz_setup(void)
 	done = 1;
 	for (size_t i = 0; i < fz_nalgs; i++) {
 		struct fz_alg *a = &fz_algs[i];
-		const char *cipher = strstr(a->name, "sm4") ? "sm4" : "aes";
+		const char *cipher = strstr(a->name, "sm4") ? "sm4" : strstr(a->name, "des3_ede") ? "des3_ede"
+				     : strstr(a->name, "(des)") ? "des" : "aes";
 		struct cipher_list cl = { .name = cipher };
 		char pre[16];
 
