@@ -214,7 +214,8 @@ void bc_wipe(void *p, size_t len);                       /* memset the compiler 
 /* Zeroes BC_BURN_STACK bytes of stack below the caller's frame: where a
  * function it has just called (out of line) spilled what the compiler could
  * not keep in registers (arm64's round keys and H powers: 15 AES round
- * keys, the GHASH powers and a pipeline of blocks exceed 32 registers). */
+ * keys, the GHASH powers and a pipeline of blocks exceed 32 registers; the
+ * x86 ccm pass, whose chain and counter block exceed 16 xmm registers). */
 #define BC_BURN_STACK 1024
 void bc_burn_stack(void);
 /* The same below a callee with a large frame: the x86 SM4 GCM pass, whose

@@ -139,6 +139,8 @@ BC_X86_INLINE BC_X86_AES __m128i ccm_aesni(const struct bc_aes_x86_ek *k, const 
 	return _mm_aesenclast_si128(bc_aes_x86_mid1(rk, nr, 1, y), _mm_xor_si128(knr, s0));
 }
 
+/* gcc keeps copies of round keys in this pass's frame and red zone (the chain and the
+ * counter block want more than 16 xmm registers): the entries burn the stack after it. */
 static BC_X86_AES __m128i ccm_aesni_any(const struct bc_aes_x86_ek *k, const int enc, const uint8_t *iv,
                                         const uint8_t *ad, size_t adlen, const uint8_t *src, uint8_t *dst, size_t len,
                                         size_t taglen)
@@ -165,6 +167,7 @@ static BC_X86_AES void ccm_aesni_encrypt(const void *ctx, const uint8_t *iv, siz
 	__m128i t = ccm_aesni_any(ctx, 1, iv, ad, adlen, src, dst, len, taglen);
 
 	(void)ivlen;
+	bc_burn_stack();
 	if (taglen == BC_BLOCK)
 		bc_aes_x86_store(tag, t);
 	else
@@ -182,6 +185,7 @@ static BC_X86_AES int ccm_aesni_decrypt(const void *ctx, const uint8_t *iv, size
 
 	(void)ivlen;
 	bc_aes_x86_store(full, ccm_aesni_any(ctx, 0, iv, ad, adlen, src, dst, len, taglen));
+	bc_burn_stack();
 	if (bc_memneq(full, tag, taglen)) {
 		memset(dst, 0, len);
 		err = -EBADMSG;
