@@ -60,6 +60,26 @@ static inline uint64_t permute(uint64_t in, const uint8_t *tab, unsigned n, unsi
 
 /* The portable driver's operations, which a wider driver reuses for keys,
  * MACs and the block counts it does not take itself. */
+/* A driver's four cipher entry points (exact prototypes for its tables) over its
+ * crypt(rk, nkeys, dec, dst, src, nblocks): des##sfx##_encrypt ... des3##sfx##_decrypt. */
+#define BC_DES_ENTRIES(sfx, crypt)                                                                         \
+	static void des##sfx##_encrypt(const void *ctx, uint8_t *dst, const uint8_t *src, size_t nblocks)  \
+	{                                                                                                  \
+		crypt(((const struct des_ctx *)ctx)->rk, 1, 0, dst, src, nblocks);                          \
+	}                                                                                                  \
+	static void des##sfx##_decrypt(const void *ctx, uint8_t *dst, const uint8_t *src, size_t nblocks)  \
+	{                                                                                                  \
+		crypt(((const struct des_ctx *)ctx)->rk, 1, 1, dst, src, nblocks);                          \
+	}                                                                                                  \
+	static void des3##sfx##_encrypt(const void *ctx, uint8_t *dst, const uint8_t *src, size_t nblocks) \
+	{                                                                                                  \
+		crypt(((const struct des3_ctx *)ctx)->rk, 3, 0, dst, src, nblocks);                         \
+	}                                                                                                  \
+	static void des3##sfx##_decrypt(const void *ctx, uint8_t *dst, const uint8_t *src, size_t nblocks) \
+	{                                                                                                  \
+		crypt(((const struct des3_ctx *)ctx)->rk, 3, 1, dst, src, nblocks);                         \
+	}
+
 int  bc_des_setkey(void *ctx, const uint8_t *key, size_t keylen);
 int  bc_des3_setkey(void *ctx, const uint8_t *key, size_t keylen);
 int  bc_des_weak_key(const uint8_t *key, size_t keylen);

@@ -212,25 +212,7 @@ void bc_des_crypt(const uint64_t (*rk)[16], unsigned nkeys, int dec, uint8_t *ds
 		des_one(rk, nkeys, dec, dst, src);
 }
 
-static void des_encrypt(const void *ctx, uint8_t *dst, const uint8_t *src, size_t nblocks)
-{
-	bc_des_crypt(((const struct des_ctx *)ctx)->rk, 1, 0, dst, src, nblocks);
-}
-
-static void des_decrypt(const void *ctx, uint8_t *dst, const uint8_t *src, size_t nblocks)
-{
-	bc_des_crypt(((const struct des_ctx *)ctx)->rk, 1, 1, dst, src, nblocks);
-}
-
-static void des3_encrypt(const void *ctx, uint8_t *dst, const uint8_t *src, size_t nblocks)
-{
-	bc_des_crypt(((const struct des3_ctx *)ctx)->rk, 3, 0, dst, src, nblocks);
-}
-
-static void des3_decrypt(const void *ctx, uint8_t *dst, const uint8_t *src, size_t nblocks)
-{
-	bc_des_crypt(((const struct des3_ctx *)ctx)->rk, 3, 1, dst, src, nblocks);
-}
+BC_DES_ENTRIES(, bc_des_crypt)
 
 /* The CBC-MAC chain over 8-byte blocks (st[0..7]): serial by nature. */
 static void des_chain(const uint64_t (*rk)[16], unsigned nkeys, uint8_t st[16], const uint8_t *src,

@@ -33,25 +33,7 @@ static void avx2_crypt(const uint64_t (*rk)[16], unsigned nkeys, int dec, uint8_
 		bc_des_crypt(rk, nkeys, dec, dst, src, nblocks);
 }
 
-static void des_avx2_encrypt(const void *ctx, uint8_t *dst, const uint8_t *src, size_t nblocks)
-{
-	avx2_crypt(((const struct des_ctx *)ctx)->rk, 1, 0, dst, src, nblocks);
-}
-
-static void des_avx2_decrypt(const void *ctx, uint8_t *dst, const uint8_t *src, size_t nblocks)
-{
-	avx2_crypt(((const struct des_ctx *)ctx)->rk, 1, 1, dst, src, nblocks);
-}
-
-static void des3_avx2_encrypt(const void *ctx, uint8_t *dst, const uint8_t *src, size_t nblocks)
-{
-	avx2_crypt(((const struct des3_ctx *)ctx)->rk, 3, 0, dst, src, nblocks);
-}
-
-static void des3_avx2_decrypt(const void *ctx, uint8_t *dst, const uint8_t *src, size_t nblocks)
-{
-	avx2_crypt(((const struct des3_ctx *)ctx)->rk, 3, 1, dst, src, nblocks);
-}
+BC_DES_ENTRIES(_avx2, avx2_crypt)
 
 const struct bc_cipher_alg bc_des_avx2 = {
 	.name = "des",

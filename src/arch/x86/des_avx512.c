@@ -116,25 +116,7 @@ static void avx512_chain(const uint64_t (*rk)[16], unsigned nkeys, uint8_t st[16
 	}
 }
 
-static void des_avx512_encrypt(const void *ctx, uint8_t *dst, const uint8_t *src, size_t nblocks)
-{
-	avx512_crypt(((const struct des_ctx *)ctx)->rk, 1, 0, dst, src, nblocks);
-}
-
-static void des_avx512_decrypt(const void *ctx, uint8_t *dst, const uint8_t *src, size_t nblocks)
-{
-	avx512_crypt(((const struct des_ctx *)ctx)->rk, 1, 1, dst, src, nblocks);
-}
-
-static void des3_avx512_encrypt(const void *ctx, uint8_t *dst, const uint8_t *src, size_t nblocks)
-{
-	avx512_crypt(((const struct des3_ctx *)ctx)->rk, 3, 0, dst, src, nblocks);
-}
-
-static void des3_avx512_decrypt(const void *ctx, uint8_t *dst, const uint8_t *src, size_t nblocks)
-{
-	avx512_crypt(((const struct des3_ctx *)ctx)->rk, 3, 1, dst, src, nblocks);
-}
+BC_DES_ENTRIES(_avx512, avx512_crypt)
 
 static void des_avx512_mac(const void *ctx, uint8_t st[16], const uint8_t *src, size_t nblocks)
 {
