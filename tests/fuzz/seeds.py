@@ -10,16 +10,22 @@ import sys
 ALGS = ["ecb(aes)", "cbc(aes)", "ctr(aes)", "cts(cbc(aes))", "xts(aes)", "essiv(cbc(aes),sha256)", "gcm(aes)",
         "cmac(aes)", "xcbc(aes)", "cbcmac(aes)", "ecb(sm4)", "cbc(sm4)", "ctr(sm4)", "cts(cbc(sm4))", "xts(sm4)",
         "essiv(cbc(sm4),sm3)", "gcm(sm4)", "cmac(sm4)", "xcbc(sm4)", "cbcmac(sm4)", "sha256", "sm3", "ghash",
-        "ccm(aes)", "ccm(sm4)"]
+        "sha1", "sha224", "sha384", "sha512", "md5", "ccm(aes)", "ccm(sm4)",
+        "hmac(sha256)", "hmac(sm3)", "hmac(sha1)", "hmac(sha512)",
+        "ecb(des)", "cbc(des)", "ctr(des)", "ecb(des3_ede)", "cbc(des3_ede)", "ctr(des3_ede)", "cmac(des3_ede)"]
+HASHES = ("sha256", "sm3", "ghash", "sha1", "sha224", "sha384", "sha512", "md5")
 TAGS = [4, 8, 12, 13, 14, 15, 16]
 CCM_TAGS = [4, 6, 8, 10, 12, 14, 16]
 
 
 def keysizes(alg):
     for prefix, sizes in (("xts(aes)", [32, 48, 64]), ("xts(sm4)", [32]), ("essiv(cbc(aes)", [16, 24, 32]),
-                          ("essiv(cbc(sm4)", [16]), ("ghash", [16]), ("sha256", []), ("sm3", [])):
-        if alg.startswith(prefix):
+                          ("essiv(cbc(sm4)", [16]), ("ghash", [16]), ("hmac(", [1, 20, 32, 64]),
+                          ("(des3_ede)", [24]), ("(des)", [8])):
+        if prefix in alg:
             return sizes
+    if alg in HASHES:
+        return []
     return [16] if "(sm4)" in alg else [16, 24, 32]
 
 
@@ -42,17 +48,20 @@ def u16(n):
     return struct.pack("<H", n)
 
 
-def key_part(alg, key, sel_any=False):
+def key_part(alg, key):
     sizes = keysizes(alg)
     if not sizes:
         return bytes([0])
-    return bytes([sizes.index(len(key))]) + key
+    return bytes([sizes.index(len(key))]) + key if len(key) in sizes else None
 
 
 def drivers_seed(alg, r):
     i = ALGS.index(alg)
     key = bytes.fromhex(r.get("key", ""))
-    head = bytes([i, 0, 0]) + key_part(alg, key)
+    part = key_part(alg, key)
+    if part is None:
+        return None
+    head = bytes([i, 0, 0]) + part
     if alg.startswith("ccm("):
         # ivb 0x80: the 16-byte counter block, its first byte read as 1 + iv[0] % 7
         iv, ad, pt = (bytes.fromhex(r.get(k, "")) for k in ("iv", "assoc", "ptext"))
@@ -68,7 +77,7 @@ def drivers_seed(alg, r):
             return None
         return head + bytes([TAGS.index(len(tag)), 0x80 if len(iv) == 12 else len(iv)]) + u16(len(ad)) + \
             u16(len(pt)) + iv + pt + bytes([0]) + ad + bytes([0, 0, 0, 0, 0])
-    if "mac" in alg or alg in ("sha256", "sm3", "ghash"):
+    if "mac" in alg or alg in HASHES:
         msg = bytes.fromhex(r.get("msg", r.get("ptext", "")))
         return head + u16(len(msg)) + bytes([0]) + msg + bytes([0, 1]) + u16(len(msg) // 2)
     iv, pt = bytes.fromhex(r.get("iv", "")), bytes.fromhex(r.get("ptext", ""))
@@ -81,6 +90,8 @@ def peers_seed(alg, r):
     i = ALGS.index(alg)
     key = bytes.fromhex(r.get("key", ""))
     sizes = keysizes(alg)
+    if sizes and len(key) not in sizes:
+        return None
     head = bytes([i, 0]) + (bytes([sizes.index(len(key))]) + key if sizes else b"")
     if alg.startswith("ccm("):
         iv, ad, pt = (bytes.fromhex(r.get(k, "")) for k in ("iv", "assoc", "ptext"))
@@ -95,7 +106,7 @@ def peers_seed(alg, r):
         if not 1 <= len(iv) <= 64:
             return None
         return head + bytes([6, len(iv) - 1]) + u16(len(ad)) + u16(len(pt)) + bytes([0]) + iv + ad + pt
-    if "mac" in alg or alg in ("sha256", "sm3", "ghash"):
+    if "mac" in alg or alg in HASHES:
         msg = bytes.fromhex(r.get("msg", r.get("ptext", "")))
         return head + u16(len(msg)) + msg
     iv, pt = bytes.fromhex(r.get("iv", "00" * 16)), bytes.fromhex(r.get("ptext", ""))
