@@ -89,7 +89,7 @@ static int esp_definition(const struct bc_aead_alg *a, void *ctx)
 		memcpy(nonce + 4, iv, 8);
 	}
 	if (gmac) {
-		g->encrypt(in, nonce, nlen, buf, sizeof(buf), NULL, NULL, 0, reftag, tl);
+		g->encrypt(in, nonce, nlen, buf, sizeof(buf), buf, buf, 0, reftag, tl);   /* no text: never a NULL pointer */
 		memcpy(ref, buf + 20, TEXT);
 	} else {
 		g->encrypt(in, nonce, nlen, buf, 12, buf + 20, ref, TEXT, reftag, tl);
