@@ -509,6 +509,17 @@ static void peer_shash(struct fz *f, const struct fz_alg *a, const char *drv, co
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* The providers loaded here are unloaded at exit, so that LeakSanitizer sees no OpenSSL state left. */
+static OSSL_PROVIDER *legacy, *deflt;
+
+static void unload_providers(void)
+{
+	if (legacy)
+		OSSL_PROVIDER_unload(legacy);
+	if (deflt)
+		OSSL_PROVIDER_unload(deflt);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
@@ -517,8 +528,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	gcry_control(GCRYCTL_DISABLE_SECMEM, 0);
 	gcry_control(GCRYCTL_INITIALIZATION_FINISHED, 0);
 	/* OpenSSL 3 keeps single DES in the legacy provider; without it DES is simply not compared there */
-	OSSL_PROVIDER_load(NULL, "legacy");
-	OSSL_PROVIDER_load(NULL, "default");
+	legacy = OSSL_PROVIDER_load(NULL, "legacy");
+	deflt = OSSL_PROVIDER_load(NULL, "default");
+	atexit(unload_providers);
 	fz_setup();
 	return 0;
 }
