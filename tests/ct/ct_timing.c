@@ -239,9 +239,29 @@ static struct result measure(struct target *t, size_t samples)
 static size_t samples;
 static const char *only;
 
-static void report(struct target *t, const char *driver, const char *path)
+/* A flagged path is measured afresh, up to CONFIRM times in all, and leaks only if every
+ * measurement flags it: a real leak's |t| grows with the samples and comes back each time,
+ * while a burst of another process's work on a shared core (seen in CI at |t| 12-16 on
+ * paths that measure under 3 everywhere else) does not repeat. The smallest |t| is kept. */
+#define CONFIRM 3
+
+static struct result measure_confirmed(struct target *t)
 {
 	struct result r = measure(t, samples);
+
+	for (int i = 1; i < CONFIRM && fabs(r.t) > T_FAIL; i++) {
+		struct result again = measure(t, samples);
+
+		printf("    (flagged at |t| %.2f; measured again: %.2f)\n", fabs(r.t), fabs(again.t));
+		if (fabs(again.t) < fabs(r.t))
+			r = again;
+	}
+	return r;
+}
+
+static void report(struct target *t, const char *driver, const char *path)
+{
+	struct result r = measure_confirmed(t);
 
 	printf("%-48s %-12s samples %9.0f  max|t| %7.2f%s\n", driver, path, r.samples, fabs(r.t),
 	       fabs(r.t) > T_FAIL ? "  LEAKS" : "");
@@ -539,7 +559,7 @@ int main(int argc, char **argv)
 		t.run = lookup ? run_leaky : run_cmp;
 		rng_fill(t.fixed, 2);
 		rng_fill(t.tag, 16);
-		r = measure(&t, samples);
+		r = measure_confirmed(&t);
 		printf("%-48s %-12s samples %9.0f  max|t| %7.2f\n", controls[c].label, controls[c].path, r.samples,
 		       fabs(r.t));
 		if (leaky)
