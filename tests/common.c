@@ -208,6 +208,7 @@ struct keyspec { const char *prefix; unsigned sizes[4]; };
 static const struct keyspec keyspecs[] = {
 	{ "xts(aes)", { 32, 48, 64 } },
 	{ "xts(sm4)", { 32 } },
+	{ "lrw(sm4)", { 32 } },
 	{ "lrw(", { 32, 40, 48 } },   /* a 128/192/256-bit cipher key and the 16-byte tweak key */
 	{ "essiv(cbc(aes)", { 16, 24, 32 } },
 	{ "essiv(cbc(sm4)", { 16 } },

@@ -70,7 +70,7 @@ static const char *const algorithm_names[] = {
 	"ccm(aes)", "ccm(sm4)",
 	"des", "des3_ede", "ecb(des)", "cbc(des)", "ctr(des)", "ecb(des3_ede)", "cbc(des3_ede)", "ctr(des3_ede)",
 	"cmac(des3_ede)",
-	"lrw(aes)",
+	"lrw(aes)", "lrw(sm4)",
 };
 #define N_ALGNAMES (sizeof(algorithm_names) / sizeof(algorithm_names[0]))
 
