@@ -946,6 +946,8 @@ int cmd_plain(int argc, char **argv)
 	struct opts o;
 	bc_luks *l;
 	int r = check_args(argc, argv, 1, &o), enc;
+	const char *spec = o.cipher ? o.cipher : "aes-cbc-essiv:sha256";
+	bc_luks_crypt *probe = NULL;
 	unsigned ss;
 
 	if (r)
@@ -955,10 +957,13 @@ int cmd_plain(int argc, char **argv)
 	r = plain_key(&o, enc ? o.pos[1] : o.pos[0], o.key_bits ? o.key_bits / 8 : 32, &key);
 	if (r)
 		return r;
-	if (enc)
+	/* the spec and key are checked before the image is created */
+	r = bc_luks_crypt_alloc(&probe, spec, (const uint8_t *)key.p, key.len, ss, o.iv_large) ? lib_fail(-EINVAL) : 0;
+	bc_luks_crypt_free(probe);
+	if (!r && enc)
 		r = prepare_target(o.pos[1], 0, 1, 0);
 	if (!r) {
-		r = bc_luks_open_plain(&l, enc ? o.pos[1] : o.pos[0], o.cipher ? o.cipher : "aes-cbc-essiv:sha256",
+		r = bc_luks_open_plain(&l, enc ? o.pos[1] : o.pos[0], spec,
 		                       (const uint8_t *)key.p, key.len, ss, o.iv_large, o.offset * 512, o.size * 512,
 		                       o.iv_offset, enc);
 		r = r ? lib_fail(r) : 0;
