@@ -145,6 +145,11 @@ BC_API int bc_luks_dump(const bc_luks *l, void *out, int json);
  * Defaults: 1 GiB (cryptsetup's default cap when it creates a keyslot), 100, 50 million. */
 BC_API void bc_luks_set_pbkdf_limits(uint32_t max_memory_kib, uint32_t max_time, uint32_t max_iterations);
 
+/* `cryptsetup benchmark`'s KDF figure: the costs of p->type (and p->hash for PBKDF2) that take
+ * p->iter_time_ms (0: 1000 ms for PBKDF2, i.e. iterations per second; 2000 ms for Argon2, within
+ * p->memory_kib and p->parallel as a keyslot's) for a keylen-byte key, written back to p. */
+BC_API int bc_luks_benchmark_pbkdf(struct bc_luks_pbkdf_params *p, size_t keylen);
+
 /* Random bytes from getrandom(2). */
 BC_API int bc_luks_random(void *buf, size_t len);
 

@@ -160,7 +160,7 @@ for ss in 512 4096; do
 done
 
 # PBKDF2/AF/digest hashes both ways
-for h in sha1 sha384 sha512 ripemd160; do
+for h in sha1 sha384 sha512 ripemd160 whirlpool; do
 	for v in luks1 luks2; do
 		rm -f "$T/h"
 		rc 0 "format $v --hash $h" $BC luks format "$T/h" --type $v --hash $h --size 20M $BC_PB2 --key-file "$T/pw"
