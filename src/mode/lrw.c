@@ -14,7 +14,8 @@ struct lrw_ctx {
 	 * bits j of I; inc[k] = K2 * (x^(k+1) - 1), the step from T(I) to
 	 * T(I + 1) when I ends in k one bits. Both are indexed by public
 	 * values only (bit positions of I, trailing-one counts of I). */
-	struct b128 mul[128], inc[128];
+	struct b128 mul[128];
+	uint64_t inc[128][2];   /* in memory order: the block's bytes as two native words */
 };
 #define DATA_OFF bc_ctx_round(sizeof(struct lrw_ctx))
 
@@ -60,6 +61,7 @@ static int lrw_setkey(void *ctx, const uint8_t *key, size_t keylen, unsigned fla
 {
 	struct lrw_ctx *t = ctx;
 	struct b128 m, acc = { 0, 0 };
+	uint8_t blk[BC_BLOCK];
 	int err;
 
 	if (keylen < BC_BLOCK + t->ecb->min_keysize || keylen > BC_BLOCK + t->ecb->max_keysize)
@@ -72,11 +74,13 @@ static int lrw_setkey(void *ctx, const uint8_t *key, size_t keylen, unsigned fla
 		t->mul[j] = m;
 		acc.hi ^= m.hi;
 		acc.lo ^= m.lo;
-		t->inc[j] = acc;
+		store(blk, acc);
+		memcpy(t->inc[j], blk, BC_BLOCK);
 		m = mul_x(m);
 	}
 	bc_wipe(&m, sizeof(m));
 	bc_wipe(&acc, sizeof(acc));
+	bc_wipe(blk, sizeof(blk));
 	return 0;
 }
 
@@ -103,28 +107,35 @@ static int trailing_ones(struct b128 i)
 	return ~i.hi ? 64 + __builtin_ctzll(~i.hi) : 127;
 }
 
-/* Whole blocks in chunks: the chunk's tweaks, one ecb call, the tweaks
- * again. The IV is left as it was, as xts leaves it. */
+/* Whole blocks in chunks: the chunk's tweaks and P ^ T in one pass, one ecb
+ * call, the tweaks again. The IV is left as it was, as xts leaves it. */
 static int lrw_crypt(const void *ctx, int enc, const uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
 {
 	const struct lrw_ctx *t = ctx;
 	uint8_t tw[BC_CHUNK_BLOCKS * BC_BLOCK], buf[BC_CHUNK_BLOCKS * BC_BLOCK];
-	struct b128 idx = load(iv), T = tweak_of(t, idx);
+	struct b128 idx = load(iv);
+	uint64_t T[2];   /* T in memory order, so that each step is two XORs and a 16-byte store */
 	size_t nblocks = len / BC_BLOCK;
 
+	store(tw, tweak_of(t, idx));
+	memcpy(T, tw, BC_BLOCK);
 	while (nblocks) {
 		size_t n = nblocks < BC_CHUNK_BLOCKS ? nblocks : BC_CHUNK_BLOCKS;
 
 		for (size_t b = 0; b < n; b++) {
-			const struct b128 *step = &t->inc[trailing_ones(idx)];
+			const uint64_t *step = t->inc[trailing_ones(idx)];
+			uint64_t x[2];
 
-			store(tw + b * BC_BLOCK, T);
-			T.hi ^= step->hi;
-			T.lo ^= step->lo;
+			memcpy(tw + b * BC_BLOCK, T, BC_BLOCK);
+			memcpy(x, src + b * BC_BLOCK, BC_BLOCK);
+			x[0] ^= T[0];
+			x[1] ^= T[1];
+			memcpy(buf + b * BC_BLOCK, x, BC_BLOCK);
+			T[0] ^= step[0];
+			T[1] ^= step[1];
 			idx.lo++;
 			idx.hi += !idx.lo;
 		}
-		bc_xor(buf, src, tw, n * BC_BLOCK);
 		(enc ? t->ecb->encrypt : t->ecb->decrypt)(data_ctx(t), NULL, buf, buf, n * BC_BLOCK);
 		bc_xor(dst, buf, tw, n * BC_BLOCK);
 		src += n * BC_BLOCK;
@@ -133,7 +144,7 @@ static int lrw_crypt(const void *ctx, int enc, const uint8_t *iv, const uint8_t 
 	}
 	bc_wipe(tw, sizeof(tw));
 	bc_wipe(buf, sizeof(buf));
-	bc_wipe(&T, sizeof(T));
+	bc_wipe(T, sizeof(T));
 	return 0;
 }
 
