@@ -24,19 +24,41 @@ static void pattern(uint8_t *p, size_t n, unsigned seed)
 		p[i] = (uint8_t)(seed + i * 29 + (i >> 3));
 }
 
+/* A context of the inner skcipher, initialised as the API does. */
+static void *inner_new(const struct bc_skcipher_alg *inner)
+{
+	void *in = bc_selftest_ctx_new(inner->ctxsize);
+
+	if (in && inner->init)
+		inner->init(in, inner);
+	return in;
+}
+
+/* The instance encrypts pt to ref and decrypts it back (TEXT bytes). */
+static int agrees(const struct bc_skcipher_alg *a, void *ctx, uint8_t *iv, const uint8_t *pt, const uint8_t *ref)
+{
+	uint8_t ct[TEXT];
+	int err;
+
+	a->encrypt(ctx, iv, pt, ct, TEXT);
+	err = memcmp(ct, ref, TEXT) ? -EBADMSG : 0;
+	a->decrypt(ctx, iv, ct, ct, TEXT);
+	if (!err && memcmp(ct, pt, TEXT))
+		err = -EBADMSG;
+	return err;
+}
+
 /* rfc3686: E over the inner ctr from nonce || IV || 1. */
 static int rfc3686_definition(const struct bc_skcipher_alg *a, void *ctx)
 {
 	const struct bc_skcipher_alg *ctr = a->inner;
-	uint8_t key[BC_MAX_KEY + 4], iv[8], blk[BC_BLOCK], pt[TEXT], ct[TEXT], ref[TEXT];
+	uint8_t key[BC_MAX_KEY + 4], iv[8], blk[BC_BLOCK], pt[TEXT], ref[TEXT];
 	size_t kl = ctr->min_keysize;
-	void *in = bc_selftest_ctx_new(ctr->ctxsize);
+	void *in = inner_new(ctr);
 	int err = -ENOMEM;
 
 	if (!in)
 		return err;
-	if (ctr->init)
-		ctr->init(in, ctr);
 	pattern(key, kl + 4, 1);
 	pattern(iv, sizeof(iv), 2);
 	pattern(pt, sizeof(pt), 3);
@@ -47,11 +69,7 @@ static int rfc3686_definition(const struct bc_skcipher_alg *a, void *ctx)
 	memcpy(blk + 4, iv, 8);
 	bc_store_be32(blk + 12, 1);
 	ctr->encrypt(in, blk, pt, ref, sizeof(pt));
-	a->encrypt(ctx, iv, pt, ct, sizeof(pt));
-	err = memcmp(ct, ref, sizeof(ct)) ? -EBADMSG : 0;
-	a->decrypt(ctx, iv, ct, ct, sizeof(ct));
-	if (!err && memcmp(ct, pt, sizeof(ct)))
-		err = -EBADMSG;
+	err = agrees(a, ctx, iv, pt, ref);
 out:
 	ctx_del(in, ctr->ctxsize);
 	return err;
@@ -81,15 +99,13 @@ static void lrw_mul(const uint8_t k2[16], const uint8_t idx[16], uint8_t t[16])
 static int lrw_definition(const struct bc_skcipher_alg *a, void *ctx)
 {
 	const struct bc_skcipher_alg *ecb = a->inner;
-	uint8_t key[BC_MAX_KEY + BC_BLOCK], iv[BC_BLOCK], idx[BC_BLOCK], t[BC_BLOCK], pt[TEXT], ct[TEXT], ref[TEXT];
+	uint8_t key[BC_MAX_KEY + BC_BLOCK], iv[BC_BLOCK], idx[BC_BLOCK], t[BC_BLOCK], pt[TEXT], ref[TEXT];
 	size_t kl = ecb->max_keysize;
-	void *in = bc_selftest_ctx_new(ecb->ctxsize);
+	void *in = inner_new(ecb);
 	int err = -ENOMEM;
 
 	if (!in)
 		return err;
-	if (ecb->init)
-		ecb->init(in, ecb);
 	pattern(key, kl + BC_BLOCK, 7);
 	memset(iv, 0, 8);
 	memset(iv + 8, 0xff, 8);
@@ -107,11 +123,7 @@ static int lrw_definition(const struct bc_skcipher_alg *a, void *ctx)
 		for (int i = BC_BLOCK - 1; i >= 0 && ++idx[i] == 0; i--)
 			;
 	}
-	a->encrypt(ctx, iv, pt, ct, sizeof(pt));
-	err = memcmp(ct, ref, sizeof(ct)) ? -EBADMSG : 0;
-	a->decrypt(ctx, iv, ct, ct, sizeof(ct));
-	if (!err && memcmp(ct, pt, sizeof(ct)))
-		err = -EBADMSG;
+	err = agrees(a, ctx, iv, pt, ref);
 out:
 	bc_wipe(t, sizeof(t));
 	ctx_del(in, ecb->ctxsize);
