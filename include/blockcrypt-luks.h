@@ -28,8 +28,9 @@ BC_API const char *bc_luks_error(void);
 /* ---- dm-crypt sectors: a cipher spec keyed once, any sector range ------------ */
 typedef struct bc_luks_crypt bc_luks_crypt;
 
-/* spec: dm-crypt notation, "aes-xts-plain64", "aes-cbc-essiv:sha256", "sm4-xts-plain64",
- * "capi:xts(aes)-plain64". sector_size 512..4096 (a power of two). The IV of data sector k is
+/* spec: dm-crypt notation, "aes-xts-plain64", "aes-cbc-essiv:sha256", "aes-lrw-benbi", "sm4-xts-plain64",
+ * "capi:xts(aes)-plain64": any cipher and mode blockcrypt has, IVs plain, plain64, plain64be, benbi,
+ * essiv:HASH, eboiv and null as dm-crypt makes them (-ENOTSUP for key counts, lmk, tcw). sector_size 512..4096 (a power of two). The IV of data sector k is
  * computed from iv_offset + k * sector_size / 512 (512-byte units, as cryptsetup sets up LUKS2),
  * or with iv_large_sectors from that value divided by sector_size / 512 (dm-crypt's option). */
 BC_API int bc_luks_crypt_alloc(bc_luks_crypt **c, const char *spec, const uint8_t *key, size_t keylen,
