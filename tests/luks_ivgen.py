@@ -21,7 +21,7 @@ def check(ok, what):
 
 # ---- the block ciphers, from openssl enc (no padding, raw key) -------------------------------------------------
 OSSL = {("aes", 16): "aes-128", ("aes", 24): "aes-192", ("aes", 32): "aes-256", ("des3_ede", 24): "des-ede3",
-        ("sm4", 16): "sm4"}
+        ("sm4", 16): "sm4", ("camellia", 16): "camellia-128", ("camellia", 32): "camellia-256"}
 
 
 def openssl(cipher, mode, key, data, iv=None, decrypt=False):
@@ -174,12 +174,16 @@ for ivgen in IVGENS:
     cases.append(("aes-lrw-" + ivgen, 32))
 cases += [("aes-xts-plain64", 32), ("aes-lrw-benbi", 48), ("aes-lrw-benbi", 40), ("aes-ctr-plain64", 32),
           ("aes-ctr-benbi", 16), ("aes-ecb", 32), ("aes-xts-essiv:md5", 32)]
-for c in ("des3_ede", "sm4"):
-    if have_openssl(c, 24 if c == "des3_ede" else 16):
-        for ivgen in ("plain64", "benbi", "plain64be", "essiv:md5" if c == "sm4" else "null"):
-            cases.append(("%s-cbc-%s" % (c, ivgen), 24 if c == "des3_ede" else 16))
+# other ciphers where both openssl enc and this build of the library have them
+for c, keylen, ivgens in (("des3_ede", 24, ("plain64", "benbi", "plain64be", "null")),
+                          ("sm4", 16, ("plain64", "benbi", "plain64be", "essiv:md5")),
+                          ("camellia", 32, ("plain64", "benbi", "essiv:sha256", "eboiv"))):
+    built = subprocess.run([bc, "list", "cbc(%s)" % c], capture_output=True).returncode == 0
+    if have_openssl(c, keylen) and built:
+        for ivgen in ivgens:
+            cases.append(("%s-cbc-%s" % (c, ivgen), keylen))
     else:
-        print("luks_ivgen: openssl enc has no %s here: its cases are left out" % c)
+        print("luks_ivgen: %s is not in %s here: its cases are left out" % (c, "blockcrypt" if not built else "openssl enc"))
 
 for spec, keylen in cases:
     run_case(spec, keylen, 512, 0, 0)
