@@ -84,17 +84,24 @@ static int lrw_setkey(void *ctx, const uint8_t *key, size_t keylen, unsigned fla
 	return 0;
 }
 
-/* K2 (x) I: every bit of I selects mul[j] through a mask, so the work and
- * the addresses are the same whatever I and K2 are. */
+/* K2 (x) I: the XOR of mul[j] over the set bits j of I. I is the IV, public
+ * (a sector's block index), so its bits may choose the entries: which
+ * addresses are read and how many never depend on K2. */
 static struct b128 tweak_of(const struct lrw_ctx *t, struct b128 i)
 {
 	struct b128 r = { 0, 0 };
 
-	for (int j = 0; j < 64; j++) {
-		uint64_t mlo = 0 - (i.lo >> j & 1), mhi = 0 - (i.hi >> j & 1);
+	for (uint64_t w = i.lo; w; w &= w - 1) {
+		const struct b128 *m = &t->mul[__builtin_ctzll(w)];
 
-		r.hi ^= (t->mul[j].hi & mlo) ^ (t->mul[j + 64].hi & mhi);
-		r.lo ^= (t->mul[j].lo & mlo) ^ (t->mul[j + 64].lo & mhi);
+		r.hi ^= m->hi;
+		r.lo ^= m->lo;
+	}
+	for (uint64_t w = i.hi; w; w &= w - 1) {
+		const struct b128 *m = &t->mul[64 + __builtin_ctzll(w)];
+
+		r.hi ^= m->hi;
+		r.lo ^= m->lo;
 	}
 	return r;
 }
