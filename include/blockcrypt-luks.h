@@ -28,8 +28,9 @@ BC_API const char *bc_luks_error(void);
 /* ---- dm-crypt sectors: a cipher spec keyed once, any sector range ------------ */
 typedef struct bc_luks_crypt bc_luks_crypt;
 
-/* spec: dm-crypt notation, "aes-xts-plain64", "aes-cbc-essiv:sha256", "sm4-xts-plain64",
- * "capi:xts(aes)-plain64". sector_size 512..4096 (a power of two). The IV of data sector k is
+/* spec: dm-crypt notation, "aes-xts-plain64", "aes-cbc-essiv:sha256", "aes-lrw-benbi", "sm4-xts-plain64",
+ * "capi:xts(aes)-plain64": any cipher and mode blockcrypt has, IVs plain, plain64, plain64be, benbi,
+ * essiv:HASH, eboiv and null as dm-crypt makes them (-ENOTSUP for key counts, lmk, tcw). sector_size 512..4096 (a power of two). The IV of data sector k is
  * computed from iv_offset + k * sector_size / 512 (512-byte units, as cryptsetup sets up LUKS2),
  * or with iv_large_sectors from that value divided by sector_size / 512 (dm-crypt's option). */
 BC_API int bc_luks_crypt_alloc(bc_luks_crypt **c, const char *spec, const uint8_t *key, size_t keylen,
@@ -144,6 +145,11 @@ BC_API int bc_luks_dump(const bc_luks *l, void *out, int json);
  * allocate gigabytes or run for hours): Argon2 memory (KiB), Argon2 time cost, PBKDF2 iterations.
  * Defaults: 1 GiB (cryptsetup's default cap when it creates a keyslot), 100, 50 million. */
 BC_API void bc_luks_set_pbkdf_limits(uint32_t max_memory_kib, uint32_t max_time, uint32_t max_iterations);
+
+/* `cryptsetup benchmark`'s KDF figure: the costs of p->type (and p->hash for PBKDF2) that take
+ * p->iter_time_ms (0: 1000 ms for PBKDF2, i.e. iterations per second; 2000 ms for Argon2, within
+ * p->memory_kib and p->parallel as a keyslot's) for a keylen-byte key, written back to p. */
+BC_API int bc_luks_benchmark_pbkdf(struct bc_luks_pbkdf_params *p, size_t keylen);
 
 /* Random bytes from getrandom(2). */
 BC_API int bc_luks_random(void *buf, size_t len);

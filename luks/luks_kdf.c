@@ -1,6 +1,7 @@
 /* blockcrypt-luks: the keyslot KDFs (PBKDF2-HMAC, Argon2i/Argon2id), their cost benchmark, the anti-forensic splitter,
  * plain mode's passphrase hash. LUKS1 2.3-2.4, LUKS2 3.2.5, RFC 8018 5.2; plain mode as cryptsetup(8).
  * Hashes and HMAC come from blockcrypt; OpenSSL's libcrypto only for hashes blockcrypt lacks; Argon2 from libargon2. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -8,6 +9,7 @@
 #include <argon2.h>
 #include <blockcrypt.h>
 #include <openssl/evp.h>
+#include <openssl/provider.h>
 
 #include "luks_internal.h"
 
@@ -36,6 +38,16 @@ struct luks_md {
  * keyslots seconds. */
 static void md_close(struct luks_md *m);
 
+/* whirlpool and other old digests are in OpenSSL 3's legacy provider, which cryptsetup loads too. A provider
+ * loaded by name stops the default one from loading by itself, so the default is loaded first. */
+static pthread_once_t legacy_once = PTHREAD_ONCE_INIT;
+
+static void load_legacy(void)
+{
+	if (OSSL_PROVIDER_load(NULL, "default"))
+		OSSL_PROVIDER_load(NULL, "legacy");
+}
+
 static int md_open(struct luks_md *m, const char *hash)
 {
 	const EVP_MD *named;
@@ -53,6 +65,10 @@ static int md_open(struct luks_md *m, const char *hash)
 	}
 	named = EVP_get_digestbyname(hash);
 	m->evp = named ? EVP_MD_fetch(NULL, EVP_MD_get0_name(named), NULL) : NULL;
+	if (named && !m->evp) {
+		pthread_once(&legacy_once, load_legacy);
+		m->evp = EVP_MD_fetch(NULL, EVP_MD_get0_name(named), NULL);
+	}
 	if (!m->evp || EVP_MD_get_size(m->evp) < 1 || EVP_MD_get_size(m->evp) > (int)LUKS_MAX_DIGEST)
 		r = luks_fail(-ENOTSUP, "hash %s is not supported", hash);
 	else if (!(m->ctx = EVP_MD_CTX_new()))
@@ -470,4 +486,27 @@ int luks_kdf_choose(struct luks_slot *s, const struct bc_luks_pbkdf_params *p, s
 	else if (argon2_benchmark(s, ms, s->memory_kib))
 		return -EINVAL;
 	return luks_kdf_check_bounds(s->kdf, s->iterations, s->memory_kib, s->cpus);
+}
+
+int bc_luks_benchmark_pbkdf(struct bc_luks_pbkdf_params *p, size_t keylen)
+{
+	struct bc_luks_pbkdf_params q = *p;
+	struct luks_slot s;
+	int r;
+
+	if (keylen < 1 || keylen > LUKS_MAX_KEY)
+		return luks_fail(-EINVAL, "benchmark: a %zu-byte key is out of range", keylen);
+	memset(&s, 0, sizeof(s));
+	q.iterations = 0;
+	if (!q.iter_time_ms)
+		q.iter_time_ms = q.type == BC_LUKS_PBKDF2 ? 1000 : 2000;
+	r = luks_kdf_choose(&s, &q, keylen);
+	if (!r) {
+		p->iterations = s.iterations;
+		p->memory_kib = s.memory_kib;
+		p->parallel = s.cpus;
+		p->iter_time_ms = q.iter_time_ms;
+	}
+	explicit_bzero(&s, sizeof(s));
+	return r;
 }

@@ -208,6 +208,8 @@ struct keyspec { const char *prefix; unsigned sizes[4]; };
 static const struct keyspec keyspecs[] = {
 	{ "xts(aes)", { 32, 48, 64 } },
 	{ "xts(sm4)", { 32 } },
+	{ "lrw(sm4)", { 32 } },
+	{ "lrw(", { 32, 40, 48 } },   /* a 128/192/256-bit cipher key and the 16-byte tweak key */
 	{ "essiv(cbc(aes)", { 16, 24, 32 } },
 	{ "essiv(cbc(sm4)", { 16 } },
 	{ "ghash", { 16 } },
@@ -257,8 +259,8 @@ int alg_len_ok(const char *alg, size_t len)
 const char *generic_driver_name(const char *alg, char *buf, size_t n)
 {
 	const char *c = strstr(alg, "sm4") ? "sm4" : strstr(alg, "des3_ede") ? "des3_ede" : strstr(alg, "des") ? "des" : "aes";
-	if (!strncmp(alg, "xts(", 4))
-		snprintf(buf, n, "xts(ecb(%s-generic))", c);
+	if (!strncmp(alg, "xts(", 4) || !strncmp(alg, "lrw(", 4))
+		snprintf(buf, n, "%.3s(ecb(%s-generic))", alg, c);
 	else if (!strncmp(alg, "gcm(", 4))
 		snprintf(buf, n, "gcm_base(ctr(%s-generic),ghash-generic)", c);
 	else if (!strncmp(alg, "cts(cbc(", 8))

@@ -253,6 +253,7 @@ if want luks; then
 		run_test luks luks_api "$BUILD/tests/luks_api"
 		run_test luks luks_interop sh tests/luks_interop.sh
 		run_test luks luks_plain_key python3 tests/luks_plain_key.py "$BUILD"
+		run_test luks luks_ivgen python3 tests/luks_ivgen.py "$BUILD"
 		run_test luks luks_hostile sh tests/luks_hostile.sh
 	fi
 	group_time luks "$t0"

@@ -332,6 +332,7 @@ static void ct_cipher(const struct bc_driver_info *c)
 		{ "ctr(%s)", "ctr(%s)", BC_TYPE_SKCIPHER },
 		{ "cts(cbc(%s))", "cts(cbc(%s))", BC_TYPE_SKCIPHER },
 		{ "xts(%s)", "xts(ecb(%s))", BC_TYPE_SKCIPHER },
+		{ "lrw(%s)", "lrw(ecb(%s))", BC_TYPE_SKCIPHER },
 		{ "essiv(cbc(%s),%s)", "essiv(cbc(%s),%s-generic)", BC_TYPE_SKCIPHER },
 		{ "gcm(%s)", "gcm_base(ctr(%s),ghash-generic)", BC_TYPE_AEAD },
 	};

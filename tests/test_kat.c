@@ -1519,6 +1519,7 @@ static const struct kat_file files[] = {
 	{ "linux-testmgr-derived/sm4_cts.txt", K_UNIFORM, 6 }, { "linux-testmgr-derived/sm4_xts.txt", K_UNIFORM, 5 },
 	{ "linux-testmgr-derived/sm4_gcm.txt", K_UNIFORM, 6 }, { "linux-testmgr-derived/sm4_cmac.txt", K_UNIFORM, 3 },
 	{ "linux-testmgr-derived/sm4_xcbc.txt", K_UNIFORM, 6 }, { "linux-testmgr-derived/sm4_cbcmac.txt", K_UNIFORM, 3 },
+	{ "linux-testmgr-derived/aes_lrw.txt", K_UNIFORM, 9 },
 	{ "rfc/rfc3962_aes_cts_cs3.txt", K_UNIFORM, 15 }, { "rfc/rfc4493_aes_cmac.txt", K_UNIFORM, 4 },
 	{ "rfc/rfc3566_aes_xcbc.txt", K_UNIFORM, 7 }, { "rfc/rfc8998_sm4_gcm.txt", K_UNIFORM, 1 },
 	{ "sm4/gbt32907_examples.txt", K_UNIFORM, 2 },

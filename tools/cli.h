@@ -95,5 +95,7 @@ int cmd_plain(int argc, char **argv);
 /* luks (plain 0) or plain (1): the action and options checked as those commands do, nothing opened or run.
  * 0, or the exit status after the message. */
 int cli_luks_parse_args(int argc, char **argv, int plain);
+/* `cryptsetup benchmark`'s PBKDF2 and Argon2 rows (Argon2 for argon2_ms), N/A without the luks part. */
+void cli_luks_benchmark_kdf(unsigned argon2_ms);
 
 #endif

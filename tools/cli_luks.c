@@ -1,8 +1,10 @@
 /* blockcrypt tool: the `luks` and `plain` subcommands (disk images through libblockcrypt-luks).
  * Verbs and option names after cryptsetup(8); exit 1 for a wrong passphrase, 2 for a bad image or usage. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "blockcrypt-luks.h"
 #include "cli.h"
 
 const char cli_luks_help[] =
@@ -63,7 +65,6 @@ int cli_luks_parse_args(int argc, char **argv, int plain)
 	return not_built();
 }
 #else
-#include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -71,8 +72,6 @@ int cli_luks_parse_args(int argc, char **argv, int plain)
 #include <termios.h>
 #include <time.h>
 #include <unistd.h>
-
-#include "blockcrypt-luks.h"
 
 struct opts {
 	const char *header, *key_file, *new_key_file, *type, *cipher, *hash, *uuid, *label, *subsystem;
@@ -946,6 +945,8 @@ int cmd_plain(int argc, char **argv)
 	struct opts o;
 	bc_luks *l;
 	int r = check_args(argc, argv, 1, &o), enc;
+	const char *spec = o.cipher ? o.cipher : "aes-cbc-essiv:sha256";
+	bc_luks_crypt *probe = NULL;
 	unsigned ss;
 
 	if (r)
@@ -955,10 +956,13 @@ int cmd_plain(int argc, char **argv)
 	r = plain_key(&o, enc ? o.pos[1] : o.pos[0], o.key_bits ? o.key_bits / 8 : 32, &key);
 	if (r)
 		return r;
-	if (enc)
+	/* the spec and key are checked before the image is created */
+	r = bc_luks_crypt_alloc(&probe, spec, (const uint8_t *)key.p, key.len, ss, o.iv_large) ? lib_fail(-EINVAL) : 0;
+	bc_luks_crypt_free(probe);
+	if (!r && enc)
 		r = prepare_target(o.pos[1], 0, 1, 0);
 	if (!r) {
-		r = bc_luks_open_plain(&l, enc ? o.pos[1] : o.pos[0], o.cipher ? o.cipher : "aes-cbc-essiv:sha256",
+		r = bc_luks_open_plain(&l, enc ? o.pos[1] : o.pos[0], spec,
 		                       (const uint8_t *)key.p, key.len, ss, o.iv_large, o.offset * 512, o.size * 512,
 		                       o.iv_offset, enc);
 		r = r ? lib_fail(r) : 0;
@@ -971,3 +975,37 @@ int cmd_plain(int argc, char **argv)
 	return r;
 }
 #endif
+
+/* ---- `cryptsetup benchmark`'s KDF rows (its formats, its 256-bit key), N/A where the luks part is not built -- */
+void cli_luks_benchmark_kdf(unsigned argon2_ms)
+{
+	static const struct { enum bc_luks_pbkdf type; const char *name; } rows[] = {
+		{ BC_LUKS_PBKDF2, "sha1" }, { BC_LUKS_PBKDF2, "sha256" }, { BC_LUKS_PBKDF2, "sha512" },
+		{ BC_LUKS_PBKDF2, "ripemd160" }, { BC_LUKS_PBKDF2, "whirlpool" },
+		{ BC_LUKS_ARGON2I, "argon2i" }, { BC_LUKS_ARGON2ID, "argon2id" },
+	};
+	const unsigned keybytes = 32;
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		int pbkdf2 = rows[i].type == BC_LUKS_PBKDF2;
+		struct bc_luks_pbkdf_params p = { .type = rows[i].type, .hash = pbkdf2 ? rows[i].name : NULL,
+		                                  .iter_time_ms = pbkdf2 ? 0 : argon2_ms };
+		int r = -ENOTSUP;
+
+#ifdef BC_HAVE_LUKS
+		r = bc_luks_benchmark_pbkdf(&p, keybytes);
+#endif
+		if (pbkdf2 && r)
+			printf("PBKDF2-%-9s     N/A\n", rows[i].name);
+		else if (pbkdf2)
+			printf("PBKDF2-%-9s %7u iterations per second for %u-bit key\n", rows[i].name, p.iterations,
+			       keybytes * 8);
+		else if (r)
+			printf("%-10s N/A\n", rows[i].name);
+		else
+			printf("%-10s %4u iterations, %5u memory, %1u parallel threads (CPUs) for %u-bit key "
+			       "(requested %u ms time)\n", rows[i].name, p.iterations, p.memory_kib, p.parallel,
+			       keybytes * 8, p.iter_time_ms);
+		fflush(stdout);
+	}
+}

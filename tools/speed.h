@@ -65,8 +65,9 @@ struct speed_opts {
 /* Parses the options and checks every NAME against the registry (known, and takes --key-bits); o must be
  * zeroed. 0, or the exit status after the message. Nothing is measured. */
 int speed_parse_args(int argc, char **argv, struct speed_opts *o);
-/* The `benchmark` command's arguments: [--time S]. 0 with the seconds per figure, or the exit status. */
-int benchmark_parse_args(int argc, char **argv, double *seconds);
+/* The `benchmark` command's arguments: [--time S] [--iter-time MS]. 0 with the seconds per figure and the
+ * Argon2 rows' time, or the exit status. */
+int benchmark_parse_args(int argc, char **argv, double *seconds, unsigned *argon2_ms);
 
 /* 0, -ENOENT for an unknown name (or one that is only a block cipher), or another negative errno. */
 int speed_lookup(const char *name, struct speed_alg *alg);

@@ -44,6 +44,7 @@ static const struct bc_template *const templates[] = {
 	&bc_tmpl_hmac, &bc_tmpl_rfc3686, &bc_tmpl_rfc4106, &bc_tmpl_rfc4543, &bc_tmpl_rfc4309,
 	&bc_tmpl_authenc, &bc_tmpl_authencesn,
 	&bc_tmpl_ccm,
+	&bc_tmpl_lrw,
 };
 
 /* Every algorithm name the library answers to, in the order list shows them. */
@@ -69,6 +70,7 @@ static const char *const algorithm_names[] = {
 	"ccm(aes)", "ccm(sm4)",
 	"des", "des3_ede", "ecb(des)", "cbc(des)", "ctr(des)", "ecb(des3_ede)", "cbc(des3_ede)", "ctr(des3_ede)",
 	"cmac(des3_ede)",
+	"lrw(aes)", "lrw(sm4)",
 };
 #define N_ALGNAMES (sizeof(algorithm_names) / sizeof(algorithm_names[0]))
 
@@ -305,8 +307,8 @@ static struct entry *instantiate(const struct bc_template *t, struct entry *in, 
 	case BC_ARGS_ECB:
 		if (inner_arg(in->name, "ecb", x))
 			return NULL;
-		n1 = snprintf(name, sizeof(name), "xts(%s)", x);
-		n2 = snprintf(driver, sizeof(driver), "xts(%s)", in->driver);
+		n1 = snprintf(name, sizeof(name), "%s(%s)", t->name, x);
+		n2 = snprintf(driver, sizeof(driver), "%s(%s)", t->driver_name, in->driver);
 		break;
 	case BC_ARGS_ESSIV:
 		n1 = snprintf(name, sizeof(name), "essiv(%s,%s)", in->name, hash->name);

@@ -1,5 +1,6 @@
 /* blockcrypt: self-tests of the templates over whole algorithms where no published vector exists for the name.
- * Each instance is checked against its definition (RFC 3686, 4106, 4543, 4309; authenc as Linux crypto/authenc.c) over its parts. */
+ * Each instance is checked against its definition (RFC 3686, 4106, 4543, 4309; authenc as Linux crypto/authenc.c;
+ * lrw as the IEEE P1619 draft) over its parts. */
 #include <stdlib.h>
 
 #include "selftest.h"
@@ -23,19 +24,41 @@ static void pattern(uint8_t *p, size_t n, unsigned seed)
 		p[i] = (uint8_t)(seed + i * 29 + (i >> 3));
 }
 
+/* A context of the inner skcipher, initialised as the API does. */
+static void *inner_new(const struct bc_skcipher_alg *inner)
+{
+	void *in = bc_selftest_ctx_new(inner->ctxsize);
+
+	if (in && inner->init)
+		inner->init(in, inner);
+	return in;
+}
+
+/* The instance encrypts pt to ref and decrypts it back (TEXT bytes). */
+static int agrees(const struct bc_skcipher_alg *a, void *ctx, uint8_t *iv, const uint8_t *pt, const uint8_t *ref)
+{
+	uint8_t ct[TEXT];
+	int err;
+
+	a->encrypt(ctx, iv, pt, ct, TEXT);
+	err = memcmp(ct, ref, TEXT) ? -EBADMSG : 0;
+	a->decrypt(ctx, iv, ct, ct, TEXT);
+	if (!err && memcmp(ct, pt, TEXT))
+		err = -EBADMSG;
+	return err;
+}
+
 /* rfc3686: E over the inner ctr from nonce || IV || 1. */
 static int rfc3686_definition(const struct bc_skcipher_alg *a, void *ctx)
 {
 	const struct bc_skcipher_alg *ctr = a->inner;
-	uint8_t key[BC_MAX_KEY + 4], iv[8], blk[BC_BLOCK], pt[TEXT], ct[TEXT], ref[TEXT];
+	uint8_t key[BC_MAX_KEY + 4], iv[8], blk[BC_BLOCK], pt[TEXT], ref[TEXT];
 	size_t kl = ctr->min_keysize;
-	void *in = bc_selftest_ctx_new(ctr->ctxsize);
+	void *in = inner_new(ctr);
 	int err = -ENOMEM;
 
 	if (!in)
 		return err;
-	if (ctr->init)
-		ctr->init(in, ctr);
 	pattern(key, kl + 4, 1);
 	pattern(iv, sizeof(iv), 2);
 	pattern(pt, sizeof(pt), 3);
@@ -46,13 +69,64 @@ static int rfc3686_definition(const struct bc_skcipher_alg *a, void *ctx)
 	memcpy(blk + 4, iv, 8);
 	bc_store_be32(blk + 12, 1);
 	ctr->encrypt(in, blk, pt, ref, sizeof(pt));
-	a->encrypt(ctx, iv, pt, ct, sizeof(pt));
-	err = memcmp(ct, ref, sizeof(ct)) ? -EBADMSG : 0;
-	a->decrypt(ctx, iv, ct, ct, sizeof(ct));
-	if (!err && memcmp(ct, pt, sizeof(ct)))
-		err = -EBADMSG;
+	err = agrees(a, ctx, iv, pt, ref);
 out:
 	ctx_del(in, ctr->ctxsize);
+	return err;
+}
+
+/* lrw: T = K2 (x) I computed bit by bit (the template uses tables of
+ * K2 * x^j), C = E(P ^ T) ^ T through the inner ecb, from an index whose
+ * low 64 bits carry within the message. */
+static void lrw_mul(const uint8_t k2[16], const uint8_t idx[16], uint8_t t[16])
+{
+	uint8_t v[16];
+
+	memcpy(v, k2, 16);
+	memset(t, 0, 16);
+	for (int bit = 0; bit < 128; bit++) {
+		uint8_t on = (uint8_t)(0 - (idx[15 - bit / 8] >> (bit % 8) & 1)), top = (uint8_t)(0 - (v[0] >> 7));
+
+		for (int i = 0; i < 16; i++)
+			t[i] ^= v[i] & on;
+		for (int i = 0; i < 15; i++)
+			v[i] = (uint8_t)(v[i] << 1 | v[i + 1] >> 7);
+		v[15] = (uint8_t)(v[15] << 1 ^ (top & 0x87));
+	}
+	bc_wipe(v, sizeof(v));
+}
+
+static int lrw_definition(const struct bc_skcipher_alg *a, void *ctx)
+{
+	const struct bc_skcipher_alg *ecb = a->inner;
+	uint8_t key[BC_MAX_KEY + BC_BLOCK], iv[BC_BLOCK], idx[BC_BLOCK], t[BC_BLOCK], pt[TEXT], ref[TEXT];
+	size_t kl = ecb->max_keysize;
+	void *in = inner_new(ecb);
+	int err = -ENOMEM;
+
+	if (!in)
+		return err;
+	pattern(key, kl + BC_BLOCK, 7);
+	memset(iv, 0, 8);
+	memset(iv + 8, 0xff, 8);
+	iv[15] = 0xfd;
+	pattern(pt, sizeof(pt), 8);
+	err = -EINVAL;
+	if (a->setkey(ctx, key, kl + BC_BLOCK, 0) || ecb->setkey(in, key, kl, 0))
+		goto out;
+	memcpy(idx, iv, BC_BLOCK);
+	for (size_t off = 0; off < TEXT; off += BC_BLOCK) {
+		lrw_mul(key + kl, idx, t);
+		bc_xor(ref + off, pt + off, t, BC_BLOCK);
+		ecb->encrypt(in, NULL, ref + off, ref + off, BC_BLOCK);
+		bc_xor(ref + off, ref + off, t, BC_BLOCK);
+		for (int i = BC_BLOCK - 1; i >= 0 && ++idx[i] == 0; i--)
+			;
+	}
+	err = agrees(a, ctx, iv, pt, ref);
+out:
+	bc_wipe(t, sizeof(t));
+	ctx_del(in, ecb->ctxsize);
 	return err;
 }
 
@@ -160,6 +234,8 @@ int bc_selftest_definition(enum bc_type type, const void *alg, void *ctx)
 	if (type == BC_TYPE_SKCIPHER) {
 		const struct bc_skcipher_alg *a = alg;
 
+		if (!strncmp(a->name, "lrw(", 4))
+			return lrw_definition(a, ctx);
 		return !strncmp(a->name, "rfc3686(", 8) ? rfc3686_definition(a, ctx) : -ENOENT;
 	}
 	if (type == BC_TYPE_AEAD) {

@@ -31,7 +31,7 @@ static inline void *bc_ctx_at(const void *ctx, size_t off)
 enum bc_tmpl_args {
 	BC_ARGS_CIPHER,     /* ecb(X), cbc(X), ctr(X), cmac(X), xcbc(X), cbcmac(X): over a cipher */
 	BC_ARGS_SKCIPHER,   /* cts(cbc(X)), rfc3686(ctr(X)): over a skcipher of the template .over */
-	BC_ARGS_ECB,        /* xts(X): over the ecb(X) skcipher */
+	BC_ARGS_ECB,        /* xts(X), lrw(X): over the ecb(X) skcipher */
 	BC_ARGS_ESSIV,      /* essiv(cbc(X),H): over a cbc skcipher, a hash and the cipher X */
 	BC_ARGS_GCM,        /* gcm(X) = gcm_base(ctr(X),ghash) */
 	BC_ARGS_SHASH,      /* hmac(H): over an unkeyed shash */
@@ -61,6 +61,7 @@ extern const struct bc_template bc_tmpl_ecb, bc_tmpl_cbc, bc_tmpl_ctr, bc_tmpl_c
 extern const struct bc_template bc_tmpl_hmac, bc_tmpl_rfc3686, bc_tmpl_rfc4106, bc_tmpl_rfc4543, bc_tmpl_rfc4309,
 	bc_tmpl_authenc, bc_tmpl_authencesn;
 extern const struct bc_template bc_tmpl_ccm;
+extern const struct bc_template bc_tmpl_lrw;
 
 /* The ctr mode's counter step (128-bit big-endian increment), shared with gcm. */
 void bc_ctr_add(uint8_t ctr[16], uint64_t n);

@@ -67,6 +67,7 @@ static int check_speed(int argc, char **argv)
 static int run(size_t cmd, int argc, char **argv)
 {
 	double sec;
+	unsigned argon2_ms;
 	int r;
 
 	switch (cmd) {
@@ -78,8 +79,8 @@ static int run(size_t cmd, int argc, char **argv)
 	case 5: return argc != 1 ? cmd_selftest(argc, argv) : 0;
 	case 6: return check_speed(argc, argv);
 	case 7:
-		r = benchmark_parse_args(argc, argv, &sec);
-		if (r == 0 && !(sec > 0 && sec <= 3600))
+		r = benchmark_parse_args(argc, argv, &sec, &argon2_ms);
+		if (r == 0 && !(sec > 0 && sec <= 3600 && argon2_ms >= 1 && argon2_ms <= 3600000))
 			abort();
 		return r;
 	default: return cli_luks_parse_args(argc, argv, cmd == 9);

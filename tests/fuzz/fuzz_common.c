@@ -72,6 +72,7 @@ struct fz_alg fz_algs[] = {
 	{ .name = "hmac(sha256)" }, { .name = "hmac(sm3)" }, { .name = "hmac(sha1)" }, { .name = "hmac(sha512)" },
 	{ .name = "ecb(des)" }, { .name = "cbc(des)" }, { .name = "ctr(des)" },
 	{ .name = "ecb(des3_ede)" }, { .name = "cbc(des3_ede)" }, { .name = "ctr(des3_ede)" }, { .name = "cmac(des3_ede)" },
+	{ .name = "lrw(aes)" }, { .name = "lrw(sm4)" },
 };
 const size_t fz_nalgs = sizeof(fz_algs) / sizeof(fz_algs[0]);
 
@@ -185,9 +186,9 @@ void fz_setup(void)
 		} else if (!strcmp(pre, "cts")) {
 			snprintf(buf, sizeof(buf), "cbc(%s)", cipher);
 			add_over(a, "cts", alg_named(buf), "");
-		} else if (!strcmp(pre, "xts")) {
+		} else if (!strcmp(pre, "xts") || !strcmp(pre, "lrw")) {
 			snprintf(buf, sizeof(buf), "ecb(%s)", cipher);
-			add_over(a, "xts", alg_named(buf), "");
+			add_over(a, pre, alg_named(buf), "");
 		} else if (!strcmp(pre, "essiv")) {
 			snprintf(buf, sizeof(buf), "cbc(%s)", cipher);
 			add_over(a, "essiv", alg_named(buf), !strcmp(cipher, "sm4") ? ",sm3-generic" : ",sha256-generic");

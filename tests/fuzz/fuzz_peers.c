@@ -545,8 +545,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	fz_init(&f, data, size);
 	a = &fz_algs[fz_u8(&f) % fz_nalgs];
-	if (!strcmp(a->name, "ghash"))
-		return 0;   /* no peer has GHASH alone; gcm covers it */
+	if (!strcmp(a->name, "ghash") || !strncmp(a->name, "lrw(", 4))
+		return 0;   /* no peer has GHASH alone (gcm covers it) or LRW */
 	drv = a->cand[fz_u8(&f) % a->ncand];
 	c = strstr(a->name, "sm4") || !strcmp(a->name, "sm3") ? "sm4" : strstr(a->name, "des3_ede") ? "des3_ede"
 	    : strstr(a->name, "(des)") ? "des" : "aes";

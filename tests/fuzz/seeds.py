@@ -12,7 +12,8 @@ ALGS = ["ecb(aes)", "cbc(aes)", "ctr(aes)", "cts(cbc(aes))", "xts(aes)", "essiv(
         "essiv(cbc(sm4),sm3)", "gcm(sm4)", "cmac(sm4)", "xcbc(sm4)", "cbcmac(sm4)", "sha256", "sm3", "ghash",
         "sha1", "sha224", "sha384", "sha512", "md5", "ccm(aes)", "ccm(sm4)",
         "hmac(sha256)", "hmac(sm3)", "hmac(sha1)", "hmac(sha512)",
-        "ecb(des)", "cbc(des)", "ctr(des)", "ecb(des3_ede)", "cbc(des3_ede)", "ctr(des3_ede)", "cmac(des3_ede)"]
+        "ecb(des)", "cbc(des)", "ctr(des)", "ecb(des3_ede)", "cbc(des3_ede)", "ctr(des3_ede)", "cmac(des3_ede)",
+        "lrw(aes)", "lrw(sm4)"]
 HASHES = ("sha256", "sm3", "ghash", "sha1", "sha224", "sha384", "sha512", "md5")
 TAGS = [4, 8, 12, 13, 14, 15, 16]
 CCM_TAGS = [4, 6, 8, 10, 12, 14, 16]
@@ -21,7 +22,7 @@ CCM_TAGS = [4, 6, 8, 10, 12, 14, 16]
 def keysizes(alg):
     for prefix, sizes in (("xts(aes)", [32, 48, 64]), ("xts(sm4)", [32]), ("essiv(cbc(aes)", [16, 24, 32]),
                           ("essiv(cbc(sm4)", [16]), ("ghash", [16]), ("hmac(", [1, 20, 32, 64]),
-                          ("(des3_ede)", [24]), ("(des)", [8])):
+                          ("(des3_ede)", [24]), ("(des)", [8]), ("lrw(sm4)", [32]), ("lrw(", [32, 40, 48])):
         if prefix in alg:
             return sizes
     if alg in HASHES:
@@ -115,7 +116,7 @@ def peers_seed(alg, r):
 
 def cli_seed(alg, r):
     args = []
-    if alg.startswith(("gcm(", "ccm(")) or alg.split("(")[0] in ("ecb", "cbc", "ctr", "cts", "xts", "essiv"):
+    if alg.startswith(("gcm(", "ccm(")) or alg.split("(")[0] in ("ecb", "cbc", "ctr", "cts", "xts", "essiv", "lrw"):
         cmd, data = 0, r.get("ptext", "")
         args = [alg, "--key", r["key"]]
         if r.get("iv"):
