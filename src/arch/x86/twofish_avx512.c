@@ -19,7 +19,7 @@
  * (four 64-byte registers, two lookups of 128 entries and a blend on bit 7),
  * so a secret byte selects within registers, never a memory address. */
 struct tf512_ctx {
-	uint8_t tab[4][256];
+	_Alignas(64) uint8_t tab[4][256];   /* 64-byte rows for aligned loads; the context is 64-aligned */
 	uint32_t k[40];
 };
 
