@@ -1578,7 +1578,7 @@ static const struct kat_file files[] = {
 	{ "nist-cavp/cmac/CMACVerTDES2.rsp", K_NIST_CMAC, 360 },
 	{ "linux-testmgr-derived/twofish_ecb.txt", K_UNIFORM, 4 }, { "linux-testmgr-derived/twofish_cbc.txt", K_UNIFORM, 5 },
 	{ "linux-testmgr-derived/twofish_ctr.txt", K_UNIFORM, 3 }, { "linux-testmgr-derived/twofish_xts.txt", K_UNIFORM, 5 },
-	{ "twofish/twofish_paper_chain.txt", K_UNIFORM, 12 },
+	{ "twofish/twofish_paper_chain.txt", K_UNIFORM, 12 }, { "twofish/twofish_libgcrypt_modes.txt", K_UNIFORM, 10 },
 };
 
 int main(int argc, char **argv)
