@@ -208,6 +208,7 @@ struct keyspec { const char *prefix; unsigned sizes[4]; };
 static const struct keyspec keyspecs[] = {
 	{ "xts(aes)", { 32, 48, 64 } },
 	{ "xts(sm4)", { 32 } },
+	{ "xts(twofish)", { 32, 48, 64 } },
 	{ "essiv(cbc(aes)", { 16, 24, 32 } },
 	{ "essiv(cbc(sm4)", { 16 } },
 	{ "ghash", { 16 } },
@@ -256,7 +257,8 @@ int alg_len_ok(const char *alg, size_t len)
 
 const char *generic_driver_name(const char *alg, char *buf, size_t n)
 {
-	const char *c = strstr(alg, "sm4") ? "sm4" : strstr(alg, "des3_ede") ? "des3_ede" : strstr(alg, "des") ? "des" : "aes";
+	const char *c = strstr(alg, "sm4") ? "sm4" : strstr(alg, "twofish") ? "twofish" : strstr(alg, "des3_ede") ? "des3_ede"
+		      : strstr(alg, "des") ? "des" : "aes";
 	if (!strncmp(alg, "xts(", 4))
 		snprintf(buf, n, "xts(ecb(%s-generic))", c);
 	else if (!strncmp(alg, "gcm(", 4))
