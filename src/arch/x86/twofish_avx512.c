@@ -2,7 +2,6 @@
  * Schneier et al., "Twofish: A 128-Bit Block Cipher" (1998); SP 800-38A (cbc, ctr), IEEE 1619-2018 (xts).
  * Needs AVX-512 F, BW and VBMI (VPERMI2B), and GFNI (GF2P8AFFINEQB on zmm). */
 #include "../../cipher/twofish.h"
-#include "../../mode/mode.h"
 
 #if defined(__x86_64__)
 #include <immintrin.h>
