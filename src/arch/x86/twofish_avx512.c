@@ -2,6 +2,7 @@
  * Schneier et al., "Twofish: A 128-Bit Block Cipher" (1998); SP 800-38A (cbc, ctr), IEEE 1619-2018 (xts).
  * Needs AVX-512 F, BW and VBMI (VPERMI2B), and GFNI (GF2P8AFFINEQB on zmm). */
 #include "../../cipher/twofish.h"
+#include "x86_util.h"
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -342,6 +343,25 @@ static int tf512_cbc_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, u
 	return 0;
 }
 
+/* 64 counter blocks from the 128-bit counter (hi, lo) (public: the IV), four
+ * a register as 64-bit lanes (lo, hi) with the carry of each low half, then
+ * every 16 bytes reversed into big-endian blocks. */
+TF512_API void tf512_counters(uint8_t ks[TF512_BYTES], uint64_t hi, uint64_t lo)
+{
+	const __m512i rev = _mm512_broadcast_i32x4(_mm_setr_epi8(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0));
+	const __m512i lo0 = _mm512_set1_epi64((long long)lo), hi0 = _mm512_set1_epi64((long long)hi);
+	__m512i step = _mm512_setr_epi64(0, 0, 1, 0, 2, 0, 3, 0);
+
+	for (int i = 0; i < TF512_BLOCKS / 4; i++) {
+		__m512i v = _mm512_mask_blend_epi64(0xaa, _mm512_add_epi64(lo0, step), hi0);
+		/* a low half that wrapped below lo carries into its high half */
+		__mmask8 wrap = (__mmask8)(_mm512_cmplt_epu64_mask(v, lo0) & 0x55) << 1;
+		v = _mm512_mask_add_epi64(v, wrap, v, _mm512_set1_epi64(1));
+		_mm512_storeu_si512(ks + 64 * i, _mm512_shuffle_epi8(v, rev));
+		step = _mm512_add_epi64(step, _mm512_setr_epi64(4, 0, 4, 0, 4, 0, 4, 0));
+	}
+}
+
 /* Counter blocks of a pass from the 128-bit big-endian IV, which is then
  * written back past the last one used (a partial block uses one up). */
 static int tf512_ctr_crypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
@@ -351,12 +371,9 @@ static int tf512_ctr_crypt(const void *ctx, uint8_t *iv, const uint8_t *src, uin
 
 	while (len) {
 		size_t n = len < TF512_BYTES ? len : TF512_BYTES, nb = (n + 15) / 16;
-		for (size_t i = 0; i < nb; i++) {
-			bc_store_be64(ks + 16 * i, hi);
-			bc_store_be64(ks + 16 * i + 8, lo);
-			lo++;
-			hi += !lo;
-		}
+		tf512_counters(ks, hi, lo);
+		hi += lo + nb < lo;
+		lo += nb;
 		tf512_pass(ctx, 1, ks, ks, nb, pad);
 		bc_xor(dst, src, ks, n);
 		src += n;
@@ -394,17 +411,27 @@ static inline void tf512_xts_next(uint64_t t[2])
 	t[0] = t[0] << 1 ^ ((UINT64_C(0) - c) & 0x87);
 }
 
+/* The n tweaks T, T x, ... of a pass, a doubling each in an xmm register; t advances past them. */
+TF512_API void tf512_tweaks(uint8_t tw[TF512_BYTES], uint64_t t[2], size_t n)
+{
+	const __m128i mask = bc_x86_xts_mask();
+	__m128i v = _mm_set_epi64x((long long)t[1], (long long)t[0]);
+
+	for (size_t i = 0; i < n; i++) {
+		_mm_storeu_si128((__m128i *)(void *)(tw + 16 * i), v);
+		v = bc_x86_xts_mul_x(v, mask);
+	}
+	t[0] = (uint64_t)_mm_cvtsi128_si64(v);
+	t[1] = (uint64_t)_mm_extract_epi64(v, 1);
+}
+
 /* nblocks whole blocks under the tweaks T, T x, ...; t advances past them. */
 static void tf512_xts_blocks(const struct tf512_ctx *c, int enc, uint64_t t[2], uint8_t *dst, const uint8_t *src,
 			     size_t nblocks, uint8_t tw[TF512_BYTES], uint8_t buf[TF512_BYTES])
 {
 	while (nblocks) {
 		size_t n = nblocks < TF512_BLOCKS ? nblocks : TF512_BLOCKS;
-		for (size_t i = 0; i < n; i++) {
-			bc_store_le64(tw + 16 * i, t[0]);
-			bc_store_le64(tw + 16 * i + 8, t[1]);
-			tf512_xts_next(t);
-		}
+		tf512_tweaks(tw, t, n);
 		bc_xor(dst, src, tw, 16 * n);
 		tf512_pass(c, enc, dst, dst, n, buf);
 		bc_xor(dst, dst, tw, 16 * n);
