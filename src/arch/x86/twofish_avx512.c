@@ -68,6 +68,7 @@ TF512_FN __m512i tf512_bytet(void)
 
 TF512_FN void tf512_to_bytes(__m512i v[4], __m512i bt)
 {
+	_Pragma("GCC unroll 4")
 	for (int i = 0; i < 4; i++)
 		v[i] = _mm512_shuffle_epi8(v[i], bt);
 	tf512_t4x4(&v[0], &v[1], &v[2], &v[3]);
@@ -76,6 +77,7 @@ TF512_FN void tf512_to_bytes(__m512i v[4], __m512i bt)
 TF512_FN void tf512_to_words(__m512i v[4], __m512i bt)
 {
 	tf512_t4x4(&v[0], &v[1], &v[2], &v[3]);
+	_Pragma("GCC unroll 4")
 	for (int i = 0; i < 4; i++)
 		v[i] = _mm512_shuffle_epi8(v[i], bt);
 }
@@ -120,6 +122,7 @@ TF512_FN void tf512_f(const struct tf512_ctx *c, unsigned r, const __m512i a[4],
 	const __m512i k0 = _mm512_set1_epi32((int)c->k[2 * r + 8]), k1 = _mm512_set1_epi32((int)c->k[2 * r + 9]);
 	__m512i u[4], v[4], t0[4], t1[4];
 
+	_Pragma("GCC unroll 4")
 	for (int i = 0; i < 4; i++) {
 		u[i] = a[i];
 		v[i] = b[i];
@@ -130,6 +133,7 @@ TF512_FN void tf512_f(const struct tf512_ctx *c, unsigned r, const __m512i a[4],
 	tf512_g(c, t1, v[3], v[0], v[1], v[2]);          /* g(ROL(R1, 8)) */
 	tf512_to_words(t0, bt);
 	tf512_to_words(t1, bt);
+	_Pragma("GCC unroll 4")
 	for (int i = 0; i < 4; i++) {
 		__m512i s = _mm512_add_epi32(t0[i], t1[i]);
 		f0[i] = _mm512_add_epi32(s, k0);
@@ -142,11 +146,14 @@ TF512_FN void tf512_f(const struct tf512_ctx *c, unsigned r, const __m512i a[4],
  * words are (x2, x3, x0, x1), so decryption loads them that way. */
 TF512_FN void tf512_load(__m512i x[4][4], const uint8_t *src, unsigned o)
 {
+	_Pragma("GCC unroll 4")
 	for (int q = 0; q < 4; q++) {
 		__m512i v[4];
+		_Pragma("GCC unroll 4")
 		for (int i = 0; i < 4; i++)
 			v[i] = _mm512_loadu_si512(src + 256 * q + 64 * i);
 		tf512_t4x4(&v[0], &v[1], &v[2], &v[3]);
+		_Pragma("GCC unroll 4")
 		for (int w = 0; w < 4; w++)
 			x[(w + 2 * o) & 3][q] = v[w];
 	}
@@ -154,11 +161,14 @@ TF512_FN void tf512_load(__m512i x[4][4], const uint8_t *src, unsigned o)
 
 TF512_FN void tf512_store(uint8_t *dst, __m512i x[4][4], unsigned o)
 {
+	_Pragma("GCC unroll 4")
 	for (int q = 0; q < 4; q++) {
 		__m512i v[4];
+		_Pragma("GCC unroll 4")
 		for (int w = 0; w < 4; w++)
 			v[w] = x[(w + 2 * o) & 3][q];
 		tf512_t4x4(&v[0], &v[1], &v[2], &v[3]);
+		_Pragma("GCC unroll 4")
 		for (int i = 0; i < 4; i++)
 			_mm512_storeu_si512(dst + 256 * q + 64 * i, v[i]);
 	}
@@ -168,24 +178,49 @@ TF512_FN void tf512_xork(__m512i x[4], uint32_t k)
 {
 	const __m512i kv = _mm512_set1_epi32((int)k);
 
+	_Pragma("GCC unroll 4")
 	for (int i = 0; i < 4; i++)
 		x[i] = _mm512_xor_si512(x[i], kv);
 }
 
+/* Round r: (R2, R3) = (ROR(R2 ^ F0, 1), ROL(R3, 1) ^ F1) from (R0, R1) = (a, b); and its inverse. */
+TF512_FN void tf512_round_enc(const struct tf512_ctx *c, unsigned r, const __m512i a[4], const __m512i b[4],
+			      __m512i x2[4], __m512i x3[4])
+{
+	__m512i f0[4], f1[4];
+
+	tf512_f(c, r, a, b, f0, f1);
+	_Pragma("GCC unroll 4")
+	for (int i = 0; i < 4; i++) {
+		x2[i] = _mm512_ror_epi32(_mm512_xor_si512(x2[i], f0[i]), 1);
+		x3[i] = _mm512_xor_si512(_mm512_rol_epi32(x3[i], 1), f1[i]);
+	}
+}
+
+TF512_FN void tf512_round_dec(const struct tf512_ctx *c, unsigned r, const __m512i a[4], const __m512i b[4],
+			      __m512i x2[4], __m512i x3[4])
+{
+	__m512i f0[4], f1[4];
+
+	tf512_f(c, r, a, b, f0, f1);
+	_Pragma("GCC unroll 4")
+	for (int i = 0; i < 4; i++) {
+		x2[i] = _mm512_xor_si512(_mm512_rol_epi32(x2[i], 1), f0[i]);
+		x3[i] = _mm512_ror_epi32(_mm512_xor_si512(x3[i], f1[i]), 1);
+	}
+}
+
 TF512_API void tf512_enc64(const struct tf512_ctx *c, uint8_t *dst, const uint8_t *src)
 {
-	__m512i x[4][4], f0[4], f1[4];
+	__m512i x[4][4];
 
 	tf512_load(x, src, 0);
+	_Pragma("GCC unroll 4")
 	for (int w = 0; w < 4; w++)
 		tf512_xork(x[w], c->k[w]);
-	for (unsigned r = 0; r < 16; r++) {
-		unsigned a = (r & 1) * 2, d = 2 - a;
-		tf512_f(c, r, x[a], x[a + 1], f0, f1);
-		for (int i = 0; i < 4; i++) {
-			x[d][i] = _mm512_ror_epi32(_mm512_xor_si512(x[d][i], f0[i]), 1);
-			x[d + 1][i] = _mm512_xor_si512(_mm512_rol_epi32(x[d + 1][i], 1), f1[i]);
-		}
+	for (unsigned r = 0; r < 16; r += 2) {
+		tf512_round_enc(c, r, x[0], x[1], x[2], x[3]);
+		tf512_round_enc(c, r + 1, x[2], x[3], x[0], x[1]);
 	}
 	tf512_xork(x[2], c->k[4]);
 	tf512_xork(x[3], c->k[5]);
@@ -196,21 +231,18 @@ TF512_API void tf512_enc64(const struct tf512_ctx *c, uint8_t *dst, const uint8_
 
 TF512_API void tf512_dec64(const struct tf512_ctx *c, uint8_t *dst, const uint8_t *src)
 {
-	__m512i x[4][4], f0[4], f1[4];
+	__m512i x[4][4];
 
 	tf512_load(x, src, 1);
 	tf512_xork(x[2], c->k[4]);
 	tf512_xork(x[3], c->k[5]);
 	tf512_xork(x[0], c->k[6]);
 	tf512_xork(x[1], c->k[7]);
-	for (unsigned r = 16; r-- > 0;) {
-		unsigned a = (r & 1) * 2, d = 2 - a;
-		tf512_f(c, r, x[a], x[a + 1], f0, f1);
-		for (int i = 0; i < 4; i++) {
-			x[d][i] = _mm512_xor_si512(_mm512_rol_epi32(x[d][i], 1), f0[i]);
-			x[d + 1][i] = _mm512_ror_epi32(_mm512_xor_si512(x[d + 1][i], f1[i]), 1);
-		}
+	for (unsigned r = 16; r > 0; r -= 2) {
+		tf512_round_dec(c, r - 1, x[2], x[3], x[0], x[1]);
+		tf512_round_dec(c, r - 2, x[0], x[1], x[2], x[3]);
 	}
+	_Pragma("GCC unroll 4")
 	for (int w = 0; w < 4; w++)
 		tf512_xork(x[w], c->k[w]);
 	tf512_store(dst, x, 0);
