@@ -210,6 +210,7 @@ static const struct keyspec keyspecs[] = {
 	{ "xts(sm4)", { 32 } },
 	{ "lrw(sm4)", { 32 } },
 	{ "lrw(", { 32, 40, 48 } },   /* a 128/192/256-bit cipher key and the 16-byte tweak key */
+	{ "xts(twofish)", { 32, 48, 64 } },
 	{ "essiv(cbc(aes)", { 16, 24, 32 } },
 	{ "essiv(cbc(sm4)", { 16 } },
 	{ "ghash", { 16 } },
@@ -256,9 +257,20 @@ int alg_len_ok(const char *alg, size_t len)
 	return len % 16 == 0;
 }
 
+/* The block cipher an algorithm name is over (des3_ede before des: one contains the other). */
+static const char *cipher_in(const char *alg)
+{
+	static const char *const names[] = { "sm4", "twofish", "serpent", "camellia", "des3_ede", "des" };
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strstr(alg, names[i]))
+			return names[i];
+	return "aes";
+}
+
 const char *generic_driver_name(const char *alg, char *buf, size_t n)
 {
-	const char *c = strstr(alg, "sm4") ? "sm4" : strstr(alg, "des3_ede") ? "des3_ede" : strstr(alg, "des") ? "des" : "aes";
+	const char *c = cipher_in(alg);
 	if (!strncmp(alg, "xts(", 4) || !strncmp(alg, "lrw(", 4))
 		snprintf(buf, n, "%.3s(ecb(%s-generic))", alg, c);
 	else if (!strncmp(alg, "gcm(", 4))

@@ -1310,6 +1310,8 @@ static const char *botan_cipher(const char *s)
 		return "aes";
 	if (starts(s, "SM4"))
 		return "sm4";
+	if (starts(s, "Twofish"))
+		return "twofish";
 	return NULL;
 }
 
@@ -1508,7 +1510,7 @@ static const struct kat_file files[] = {
 	{ "openssl/evpciph_sm4.txt", K_EVP, 7 }, { "openssl/evpmac_common.txt", K_EVP, 12 },
 	{ "openssl/evpmd_sm3.txt", K_EVP, 8 },
 	{ "botan/block_aes.vec", K_BOTAN, 1353 }, { "botan/block_sm4.vec", K_BOTAN, 22 },
-	{ "botan/modes_xts.vec", K_BOTAN, 224 }, { "botan/modes_cbc.vec", K_BOTAN, 85 },
+	{ "botan/modes_xts.vec", K_BOTAN, 464 }, { "botan/modes_cbc.vec", K_BOTAN, 85 },
 	{ "botan/modes_ctr.vec", K_BOTAN, 1 }, { "botan/stream_ctr.vec", K_BOTAN, 185 },
 	{ "botan/aead_gcm.vec", K_BOTAN, 50 }, { "botan/mac_cmac.vec", K_BOTAN, 36 }, { "botan/mac_gmac.vec", K_BOTAN, 143 },
 	{ "botan/hash_sha2_32.vec", K_BOTAN, 395 }, { "botan/hash_sm3.vec", K_BOTAN, 139 },
@@ -1575,6 +1577,10 @@ static const struct kat_file files[] = {
 	{ "linux-testmgr-derived/des3_ede_cmac.txt", K_UNIFORM, 4 },
 	{ "nist-cavp/cmac/CMACGenTDES2.rsp", K_NIST_CMAC, 96 }, { "nist-cavp/cmac/CMACGenTDES3.rsp", K_NIST_CMAC, 96 },
 	{ "nist-cavp/cmac/CMACVerTDES2.rsp", K_NIST_CMAC, 360 },
+	{ "linux-testmgr-derived/twofish_ecb.txt", K_UNIFORM, 4 }, { "linux-testmgr-derived/twofish_cbc.txt", K_UNIFORM, 5 },
+	{ "linux-testmgr-derived/twofish_ctr.txt", K_UNIFORM, 3 }, { "linux-testmgr-derived/twofish_xts.txt", K_UNIFORM, 5 },
+	{ "twofish/twofish_paper_chain.txt", K_UNIFORM, 12 }, { "twofish/twofish_libgcrypt_modes.txt", K_UNIFORM, 10 },
+	{ "linux-testmgr-derived/twofish_lrw.txt", K_UNIFORM, 8 },
 };
 
 int main(int argc, char **argv)

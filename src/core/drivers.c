@@ -7,6 +7,7 @@ const struct bc_cipher_alg *const bc_cipher_drivers[] = {
 	&bc_sm4_generic,
 	&bc_des_generic,
 	&bc_des3_ede_generic,
+	&bc_twofish_generic,
 #if defined(__x86_64__) || defined(__i386__)
 	/* x86 AES */
 	&bc_aes_aesni,
@@ -24,6 +25,10 @@ const struct bc_cipher_alg *const bc_cipher_drivers[] = {
 #if defined(__x86_64__)
 	&bc_des_avx512,
 	&bc_des3_ede_avx512,
+#endif
+#if defined(__x86_64__)
+	/* x86-64 Twofish */
+	&bc_twofish_avx512,
 #endif
 #endif
 #if defined(__aarch64__)
@@ -59,6 +64,8 @@ const struct bc_skcipher_alg *const bc_skcipher_drivers[] = {
 	&bc_ecb_sm4_gfni_avx2, &bc_cbc_sm4_gfni_avx2, &bc_ctr_sm4_gfni_avx2, &bc_xts_sm4_gfni_avx2,
 #if defined(__x86_64__)
 	&bc_ecb_sm4_gfni_avx512, &bc_cbc_sm4_gfni_avx512, &bc_ctr_sm4_gfni_avx512, &bc_xts_sm4_gfni_avx512,
+	/* x86-64 Twofish */
+	&bc_ecb_twofish_avx512, &bc_cbc_twofish_avx512, &bc_ctr_twofish_avx512, &bc_xts_twofish_avx512,
 #endif
 #endif
 #if defined(__aarch64__)

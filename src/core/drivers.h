@@ -11,6 +11,7 @@ extern const struct bc_cipher_alg bc_sm4_generic;
 extern const struct bc_cipher_alg bc_des_generic, bc_des3_ede_generic;
 extern const struct bc_cipher_alg bc_des_avx2, bc_des3_ede_avx2;   /* x86 */
 extern const struct bc_cipher_alg bc_des_avx512, bc_des3_ede_avx512;   /* x86-64 */
+extern const struct bc_cipher_alg bc_twofish_generic;
 extern const struct bc_shash_alg bc_sha256_generic;
 extern const struct bc_shash_alg bc_sm3_generic;
 extern const struct bc_shash_alg bc_ghash_generic;
@@ -49,6 +50,12 @@ extern const struct bc_cipher_alg bc_sm4_gfni_avx512;
 extern const struct bc_skcipher_alg bc_ecb_sm4_gfni_avx512, bc_cbc_sm4_gfni_avx512, bc_ctr_sm4_gfni_avx512,
        bc_xts_sm4_gfni_avx512;
 extern const struct bc_aead_alg bc_gcm_sm4_gfni_avx512;
+#endif
+#if defined(__x86_64__)
+/* x86-64 Twofish with VBMI and GFNI on zmm (src/arch/x86/twofish_avx512.c) */
+extern const struct bc_cipher_alg bc_twofish_avx512;
+extern const struct bc_skcipher_alg bc_ecb_twofish_avx512, bc_cbc_twofish_avx512, bc_ctr_twofish_avx512,
+       bc_xts_twofish_avx512;
 #endif
 /* x86 hashes with SHA-NI, AVX2, AVX and AVX-512 (src/arch/x86/sha256_*.c, sm3_avx*.c) */
 extern const struct bc_shash_alg bc_sha256_ni, bc_sha256_avx2;

@@ -73,6 +73,9 @@ struct fz_alg fz_algs[] = {
 	{ .name = "ecb(des)" }, { .name = "cbc(des)" }, { .name = "ctr(des)" },
 	{ .name = "ecb(des3_ede)" }, { .name = "cbc(des3_ede)" }, { .name = "ctr(des3_ede)" }, { .name = "cmac(des3_ede)" },
 	{ .name = "lrw(aes)" }, { .name = "lrw(sm4)" },
+	{ .name = "ecb(twofish)" }, { .name = "cbc(twofish)" }, { .name = "ctr(twofish)" }, { .name = "cts(cbc(twofish))" },
+	{ .name = "xts(twofish)" }, { .name = "essiv(cbc(twofish),sha256)" }, { .name = "gcm(twofish)" },
+	{ .name = "cmac(twofish)" }, { .name = "xcbc(twofish)" }, { .name = "cbcmac(twofish)" },
 };
 const size_t fz_nalgs = sizeof(fz_algs) / sizeof(fz_algs[0]);
 
@@ -160,8 +163,8 @@ void fz_setup(void)
 	done = 1;
 	for (size_t i = 0; i < fz_nalgs; i++) {
 		struct fz_alg *a = &fz_algs[i];
-		const char *cipher = strstr(a->name, "sm4") ? "sm4" : strstr(a->name, "des3_ede") ? "des3_ede"
-				     : strstr(a->name, "(des)") ? "des" : "aes";
+		const char *cipher = strstr(a->name, "sm4") ? "sm4" : strstr(a->name, "twofish") ? "twofish"
+				     : strstr(a->name, "des3_ede") ? "des3_ede" : strstr(a->name, "(des)") ? "des" : "aes";
 		struct cipher_list cl = { .name = cipher };
 		char pre[16];
 
