@@ -1522,6 +1522,8 @@ static const struct kat_file files[] = {
 	{ "rfc/rfc3962_aes_cts_cs3.txt", K_UNIFORM, 15 }, { "rfc/rfc4493_aes_cmac.txt", K_UNIFORM, 4 },
 	{ "rfc/rfc3566_aes_xcbc.txt", K_UNIFORM, 7 }, { "rfc/rfc8998_sm4_gcm.txt", K_UNIFORM, 1 },
 	{ "sm4/gbt32907_examples.txt", K_UNIFORM, 2 },
+	{ "linux-testmgr-derived/serpent_ecb.txt", K_UNIFORM, 5 }, { "linux-testmgr-derived/serpent_cbc.txt", K_UNIFORM, 1 },
+	{ "linux-testmgr-derived/serpent_ctr.txt", K_UNIFORM, 3 }, { "linux-testmgr-derived/serpent_xts.txt", K_UNIFORM, 5 },
 	{ "linux-testmgr-derived/md5.txt", K_UNIFORM, 7 }, { "linux-testmgr-derived/sha1.txt", K_UNIFORM, 6 },
 	{ "linux-testmgr-derived/sha224.txt", K_UNIFORM, 5 }, { "linux-testmgr-derived/sha384.txt", K_UNIFORM, 6 },
 	{ "linux-testmgr-derived/sha512.txt", K_UNIFORM, 6 }, { "rfc/rfc1321_md5.txt", K_UNIFORM, 7 },

@@ -69,6 +69,8 @@ static const char *const algorithm_names[] = {
 	"ccm(aes)", "ccm(sm4)",
 	"des", "des3_ede", "ecb(des)", "cbc(des)", "ctr(des)", "ecb(des3_ede)", "cbc(des3_ede)", "ctr(des3_ede)",
 	"cmac(des3_ede)",
+	"serpent", "ecb(serpent)", "cbc(serpent)", "ctr(serpent)", "cts(cbc(serpent))", "xts(serpent)",
+	"essiv(cbc(serpent),sha256)", "gcm(serpent)", "cmac(serpent)", "xcbc(serpent)", "cbcmac(serpent)",
 };
 #define N_ALGNAMES (sizeof(algorithm_names) / sizeof(algorithm_names[0]))
 
