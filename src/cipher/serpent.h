@@ -65,13 +65,15 @@ void bc_serpent_mac(const void *ctx, uint8_t st[16], const uint8_t *src, size_t 
 
 /* ==== the word-type-specific part ====
  * The includer defines SERPENT_W (uint32_t, or a GCC vector of them: one block
- * per 32-bit lane), SERPENT_FN (attributes of the helpers), SERPENT_NS (how many
- * independent sets of four words go through the rounds together), and
+ * per 32-bit lane) and SERPENT_FN (attributes of the helpers, always inlined), and
  * optionally SERPENT_ROL(x, n), SERPENT_XOR3(a, b, c) and
  * SERPENT_TERN(a, b, c, imm) (a three-input function by its truth table,
  * entry a<<2 | b<<1 | c), which replace the plain C forms. */
 #if defined(SERPENT_W) && !defined(BC_SERPENT_BODY)
 #define BC_SERPENT_BODY
+
+/* Every loop over sets, words and rounds unrolled, so that the words stay in registers. */
+#define SERPENT_UNROLL _Pragma("GCC unroll 32")
 
 #ifndef SERPENT_ROL
 #define SERPENT_ROL(x, n) ((x) << (n) | (x) >> (32 - (n)))
@@ -120,26 +122,30 @@ SERPENT_FN SERPENT_W serpent_f3(unsigned tt, SERPENT_W a2, SERPENT_W a1, SERPENT
 	 ((x)[3] & serpent_f3(SERPENT_D(s, j), (x)[2], (x)[1], (x)[0])))
 #endif
 
-/* x = S(x) on every set. */
-#define SERPENT_SBOX(s, x) do {                                                                        \
-	for (int s_ = 0; s_ < SERPENT_NS; s_++) {                                                      \
+/* x = S(x) on each of the ns independent sets of four words (a constant
+ * after inlining: the sets interleave in the instruction stream). */
+#define SERPENT_SBOX(s, x, ns) do {                                                                    \
+	SERPENT_UNROLL for (int s_ = 0; s_ < (ns); s_++) {                                             \
 		SERPENT_W o0_ = SERPENT_OUT(s, 0, (x)[s_]), o1_ = SERPENT_OUT(s, 1, (x)[s_]);          \
 		SERPENT_W o2_ = SERPENT_OUT(s, 2, (x)[s_]), o3_ = SERPENT_OUT(s, 3, (x)[s_]);          \
 		(x)[s_][0] = o0_; (x)[s_][1] = o1_; (x)[s_][2] = o2_; (x)[s_][3] = o3_;                \
 	}                                                                                              \
 } while (0)
 
-SERPENT_FN void serpent_kx(SERPENT_W x[][4], const uint32_t k[4])
+SERPENT_FN void serpent_kx(SERPENT_W x[][4], const uint32_t k[4], int ns)
 {
-	for (int s = 0; s < SERPENT_NS; s++)
+	SERPENT_UNROLL
+	for (int s = 0; s < ns; s++)
+		SERPENT_UNROLL
 		for (int i = 0; i < 4; i++)
 			x[s][i] ^= k[i];
 }
 
 /* The linear transformation and its inverse. */
-SERPENT_FN void serpent_lt(SERPENT_W x[][4])
+SERPENT_FN void serpent_lt(SERPENT_W x[][4], int ns)
 {
-	for (int s = 0; s < SERPENT_NS; s++) {
+	SERPENT_UNROLL
+	for (int s = 0; s < ns; s++) {
 		SERPENT_W *v = x[s];
 		SERPENT_W a = SERPENT_ROL(v[0], 13), c = SERPENT_ROL(v[2], 3);
 		SERPENT_W b = SERPENT_XOR3(v[1], a, c), d = SERPENT_XOR3(v[3], c, a << 3);
@@ -155,9 +161,10 @@ SERPENT_FN void serpent_lt(SERPENT_W x[][4])
 	}
 }
 
-SERPENT_FN void serpent_ilt(SERPENT_W x[][4])
+SERPENT_FN void serpent_ilt(SERPENT_W x[][4], int ns)
 {
-	for (int s = 0; s < SERPENT_NS; s++) {
+	SERPENT_UNROLL
+	for (int s = 0; s < ns; s++) {
 		SERPENT_W *v = x[s];
 		SERPENT_W a = SERPENT_ROL(v[0], 27), b = v[1], c = SERPENT_ROL(v[2], 10), d = v[3];
 
@@ -176,38 +183,40 @@ SERPENT_FN void serpent_ilt(SERPENT_W x[][4])
 
 /* Eight rounds from round key r on (S0..S7); the last LT of the cipher is
  * replaced by the key K32. */
-#define SERPENT_EROUND(k, x, r, s) do { serpent_kx(x, (k)[r]); SERPENT_SBOX(s, x); } while (0)
-SERPENT_FN void serpent_enc_rounds(const uint32_t (*k)[4], SERPENT_W x[][4])
+#define SERPENT_EROUND(k, x, r, s) do { serpent_kx(x, (k)[r], ns); SERPENT_SBOX(s, x, ns); } while (0)
+SERPENT_FN void serpent_enc_rounds(const uint32_t (*k)[4], SERPENT_W x[][4], int ns)
 {
+	SERPENT_UNROLL
 	for (int r = 0; r < 32; r += 8) {
-		SERPENT_EROUND(k, x, r + 0, SERPENT_S0); serpent_lt(x);
-		SERPENT_EROUND(k, x, r + 1, SERPENT_S1); serpent_lt(x);
-		SERPENT_EROUND(k, x, r + 2, SERPENT_S2); serpent_lt(x);
-		SERPENT_EROUND(k, x, r + 3, SERPENT_S3); serpent_lt(x);
-		SERPENT_EROUND(k, x, r + 4, SERPENT_S4); serpent_lt(x);
-		SERPENT_EROUND(k, x, r + 5, SERPENT_S5); serpent_lt(x);
-		SERPENT_EROUND(k, x, r + 6, SERPENT_S6); serpent_lt(x);
+		SERPENT_EROUND(k, x, r + 0, SERPENT_S0); serpent_lt(x, ns);
+		SERPENT_EROUND(k, x, r + 1, SERPENT_S1); serpent_lt(x, ns);
+		SERPENT_EROUND(k, x, r + 2, SERPENT_S2); serpent_lt(x, ns);
+		SERPENT_EROUND(k, x, r + 3, SERPENT_S3); serpent_lt(x, ns);
+		SERPENT_EROUND(k, x, r + 4, SERPENT_S4); serpent_lt(x, ns);
+		SERPENT_EROUND(k, x, r + 5, SERPENT_S5); serpent_lt(x, ns);
+		SERPENT_EROUND(k, x, r + 6, SERPENT_S6); serpent_lt(x, ns);
 		SERPENT_EROUND(k, x, r + 7, SERPENT_S7);
 		if (r < 24)
-			serpent_lt(x);
+			serpent_lt(x, ns);
 	}
-	serpent_kx(x, k[32]);
+	serpent_kx(x, k[32], ns);
 }
 
-#define SERPENT_DROUND(k, x, r, s) do { SERPENT_SBOX(s, x); serpent_kx(x, (k)[r]); } while (0)
-SERPENT_FN void serpent_dec_rounds(const uint32_t (*k)[4], SERPENT_W x[][4])
+#define SERPENT_DROUND(k, x, r, s) do { SERPENT_SBOX(s, x, ns); serpent_kx(x, (k)[r], ns); } while (0)
+SERPENT_FN void serpent_dec_rounds(const uint32_t (*k)[4], SERPENT_W x[][4], int ns)
 {
-	serpent_kx(x, k[32]);
+	serpent_kx(x, k[32], ns);
+	SERPENT_UNROLL
 	for (int r = 24; r >= 0; r -= 8) {
 		if (r < 24)
-			serpent_ilt(x);
-		SERPENT_DROUND(k, x, r + 7, SERPENT_I7); serpent_ilt(x);
-		SERPENT_DROUND(k, x, r + 6, SERPENT_I6); serpent_ilt(x);
-		SERPENT_DROUND(k, x, r + 5, SERPENT_I5); serpent_ilt(x);
-		SERPENT_DROUND(k, x, r + 4, SERPENT_I4); serpent_ilt(x);
-		SERPENT_DROUND(k, x, r + 3, SERPENT_I3); serpent_ilt(x);
-		SERPENT_DROUND(k, x, r + 2, SERPENT_I2); serpent_ilt(x);
-		SERPENT_DROUND(k, x, r + 1, SERPENT_I1); serpent_ilt(x);
+			serpent_ilt(x, ns);
+		SERPENT_DROUND(k, x, r + 7, SERPENT_I7); serpent_ilt(x, ns);
+		SERPENT_DROUND(k, x, r + 6, SERPENT_I6); serpent_ilt(x, ns);
+		SERPENT_DROUND(k, x, r + 5, SERPENT_I5); serpent_ilt(x, ns);
+		SERPENT_DROUND(k, x, r + 4, SERPENT_I4); serpent_ilt(x, ns);
+		SERPENT_DROUND(k, x, r + 3, SERPENT_I3); serpent_ilt(x, ns);
+		SERPENT_DROUND(k, x, r + 2, SERPENT_I2); serpent_ilt(x, ns);
+		SERPENT_DROUND(k, x, r + 1, SERPENT_I1); serpent_ilt(x, ns);
 		SERPENT_DROUND(k, x, r + 0, SERPENT_I0);
 	}
 }

@@ -2,8 +2,7 @@
  * Specification: Anderson, Biham, Knudsen, "Serpent: A Proposal for the AES" (1998); key and block byte order as Linux's serpent. */
 
 #define SERPENT_W uint32_t
-#define SERPENT_FN static inline
-#define SERPENT_NS 1
+#define SERPENT_FN static inline __attribute__((always_inline))
 #include "serpent.h"
 
 static inline uint32_t rol32(uint32_t x, unsigned n)
@@ -37,14 +36,14 @@ int bc_serpent_setkey(void *vctx, const uint8_t *key, size_t keylen)
 			x[0][j] = w[n & 7];
 		}
 		switch ((3 - i) & 7) {
-		case 0: SERPENT_SBOX(SERPENT_S0, x); break;
-		case 1: SERPENT_SBOX(SERPENT_S1, x); break;
-		case 2: SERPENT_SBOX(SERPENT_S2, x); break;
-		case 3: SERPENT_SBOX(SERPENT_S3, x); break;
-		case 4: SERPENT_SBOX(SERPENT_S4, x); break;
-		case 5: SERPENT_SBOX(SERPENT_S5, x); break;
-		case 6: SERPENT_SBOX(SERPENT_S6, x); break;
-		default: SERPENT_SBOX(SERPENT_S7, x); break;
+		case 0: SERPENT_SBOX(SERPENT_S0, x, 1); break;
+		case 1: SERPENT_SBOX(SERPENT_S1, x, 1); break;
+		case 2: SERPENT_SBOX(SERPENT_S2, x, 1); break;
+		case 3: SERPENT_SBOX(SERPENT_S3, x, 1); break;
+		case 4: SERPENT_SBOX(SERPENT_S4, x, 1); break;
+		case 5: SERPENT_SBOX(SERPENT_S5, x, 1); break;
+		case 6: SERPENT_SBOX(SERPENT_S6, x, 1); break;
+		default: SERPENT_SBOX(SERPENT_S7, x, 1); break;
 		}
 		memcpy(ctx->k[i], x[0], sizeof(x[0]));
 	}
@@ -73,7 +72,7 @@ void bc_serpent_encrypt(const void *vctx, uint8_t *dst, const uint8_t *src, size
 
 	for (size_t b = 0; b < nblocks; b++) {
 		load_block(x, src + 16 * b);
-		serpent_enc_rounds(ctx->k, x);
+		serpent_enc_rounds(ctx->k, x, 1);
 		store_block(dst + 16 * b, x);
 	}
 	bc_wipe(x, sizeof(x));
@@ -86,7 +85,7 @@ void bc_serpent_decrypt(const void *vctx, uint8_t *dst, const uint8_t *src, size
 
 	for (size_t b = 0; b < nblocks; b++) {
 		load_block(x, src + 16 * b);
-		serpent_dec_rounds(ctx->k, x);
+		serpent_dec_rounds(ctx->k, x, 1);
 		store_block(dst + 16 * b, x);
 	}
 	bc_wipe(x, sizeof(x));
@@ -101,7 +100,7 @@ void bc_serpent_mac(const void *vctx, uint8_t st[16], const uint8_t *src, size_t
 	for (size_t b = 0; b < nblocks; b++) {
 		for (int i = 0; i < 4; i++)
 			x[0][i] ^= bc_load_le32(src + 16 * b + 4 * i);
-		serpent_enc_rounds(ctx->k, x);
+		serpent_enc_rounds(ctx->k, x, 1);
 	}
 	store_block(st, x);
 	bc_wipe(x, sizeof(x));

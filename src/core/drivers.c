@@ -25,6 +25,9 @@ const struct bc_cipher_alg *const bc_cipher_drivers[] = {
 #if defined(__x86_64__)
 	&bc_des_avx512,
 	&bc_des3_ede_avx512,
+	/* x86-64 Serpent */
+	&bc_serpent_avx2,
+	&bc_serpent_avx512,
 #endif
 #endif
 #if defined(__aarch64__)
@@ -60,6 +63,9 @@ const struct bc_skcipher_alg *const bc_skcipher_drivers[] = {
 	&bc_ecb_sm4_gfni_avx2, &bc_cbc_sm4_gfni_avx2, &bc_ctr_sm4_gfni_avx2, &bc_xts_sm4_gfni_avx2,
 #if defined(__x86_64__)
 	&bc_ecb_sm4_gfni_avx512, &bc_cbc_sm4_gfni_avx512, &bc_ctr_sm4_gfni_avx512, &bc_xts_sm4_gfni_avx512,
+	/* x86-64 Serpent */
+	&bc_ecb_serpent_avx2, &bc_cbc_serpent_avx2, &bc_ctr_serpent_avx2, &bc_xts_serpent_avx2,
+	&bc_ecb_serpent_avx512, &bc_cbc_serpent_avx512, &bc_ctr_serpent_avx512, &bc_xts_serpent_avx512,
 #endif
 #endif
 #if defined(__aarch64__)
