@@ -74,6 +74,7 @@ static int decrypt;
 
 static const size_t default_sizes[] = { 16, 64, 256, 1024, 1420, 4096, 8192 };
 #define MAX_SIZES 16
+#define MAX_LEN 16384        /* longest --sizes entry */
 #define MIN_ROUNDS 5
 #define ROUND_S 0.002        /* longest batch: short, so that many run between a busy machine's interruptions */
 #define MIN_CPU_SHARE 0.95
@@ -645,7 +646,7 @@ static size_t digest_len(const struct alg *a)
 /* Every library that has the algorithm must give blockcrypt's output for the same key, IV and data. */
 static int agree(struct impl *im, const int *have, const struct alg *a, const uint8_t *src, size_t len)
 {
-	static uint8_t out[NLIBS][8192 + 64], tag[NLIBS][64];
+	static uint8_t out[NLIBS][MAX_LEN + 64], tag[NLIBS][64];
 	uint8_t iv[16];
 	int ok = 1;
 
@@ -873,7 +874,7 @@ int main(int argc, char **argv)
 			for (char *t = strtok(argv[++i], ","); t; t = strtok(NULL, ",")) {
 				unsigned long v = strtoul(t, &end, 10);
 
-				if (*end || v == 0 || v > 8192 || nsizes == MAX_SIZES) {
+				if (*end || v == 0 || v > MAX_LEN || nsizes == MAX_SIZES) {
 					usage();
 					return 2;
 				}
@@ -904,13 +905,13 @@ int main(int argc, char **argv)
 	}
 	gcry_control(GCRYCTL_DISABLE_SECMEM, 0);
 	gcry_control(GCRYCTL_INITIALIZATION_FINISHED, 0);
-	buf = aligned_alloc(64, 8192 + 64);
-	src = aligned_alloc(64, 8192 + 64);
+	buf = aligned_alloc(64, MAX_LEN + 64);
+	src = aligned_alloc(64, MAX_LEN + 64);
 	if (out_of_place)
-		out_buf = aligned_alloc(64, 8192 + 64);
+		out_buf = aligned_alloc(64, MAX_LEN + 64);
 	if (!buf || !src || (out_of_place && !out_buf))
 		return 1;
-	for (size_t i = 0; i < 8192 + 64; i++)
+	for (size_t i = 0; i < MAX_LEN + 64; i++)
 		src[i] = (uint8_t)(i * 131 + 7);
 
 	printf("# blockcrypt against its peers, %s, %s, a fresh IV per operation (%s):\n"

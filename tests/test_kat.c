@@ -1524,6 +1524,7 @@ static const struct kat_file files[] = {
 	{ "sm4/gbt32907_examples.txt", K_UNIFORM, 2 },
 	{ "linux-testmgr-derived/serpent_ecb.txt", K_UNIFORM, 5 }, { "linux-testmgr-derived/serpent_cbc.txt", K_UNIFORM, 1 },
 	{ "linux-testmgr-derived/serpent_ctr.txt", K_UNIFORM, 3 }, { "linux-testmgr-derived/serpent_xts.txt", K_UNIFORM, 5 },
+	{ "serpent/libgcrypt_modes.txt", K_UNIFORM, 19 },
 	{ "linux-testmgr-derived/md5.txt", K_UNIFORM, 7 }, { "linux-testmgr-derived/sha1.txt", K_UNIFORM, 6 },
 	{ "linux-testmgr-derived/sha224.txt", K_UNIFORM, 5 }, { "linux-testmgr-derived/sha384.txt", K_UNIFORM, 6 },
 	{ "linux-testmgr-derived/sha512.txt", K_UNIFORM, 6 }, { "rfc/rfc1321_md5.txt", K_UNIFORM, 7 },
