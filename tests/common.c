@@ -235,6 +235,15 @@ void alg_key_sizes(const char *alg, unsigned out[4])
 	}
 }
 
+/* Serpent takes every key length up to 32 bytes (xts: two halves of equal
+ * length), more than alg_key_sizes lists. */
+int alg_key_any_ok(const char *alg, size_t len)
+{
+	if (strcmp(alg, "serpent") && !strstr(alg, "(serpent"))
+		return 0;
+	return !strncmp(alg, "xts(", 4) ? len % 2 == 0 && len <= 64 : len <= 32;
+}
+
 int alg_key_ok(const unsigned sizes[4], size_t len)
 {
 	for (int i = 0; i < 4 && sizes[i]; i++)
@@ -254,9 +263,15 @@ int alg_len_ok(const char *alg, size_t len)
 	return len % 16 == 0;
 }
 
+const char *alg_cipher(const char *alg)
+{
+	return strstr(alg, "sm4") ? "sm4" : strstr(alg, "des3_ede") ? "des3_ede" : strstr(alg, "des") ? "des"
+	       : strstr(alg, "serpent") ? "serpent" : "aes";
+}
+
 const char *generic_driver_name(const char *alg, char *buf, size_t n)
 {
-	const char *c = strstr(alg, "sm4") ? "sm4" : strstr(alg, "des3_ede") ? "des3_ede" : strstr(alg, "des") ? "des" : "aes";
+	const char *c = alg_cipher(alg);
 	if (!strncmp(alg, "xts(", 4))
 		snprintf(buf, n, "xts(ecb(%s-generic))", c);
 	else if (!strncmp(alg, "gcm(", 4))

@@ -21,7 +21,7 @@
 #define SERPENT_S5 SERPENT_TABLE(15, 5, 2, 11, 4, 10, 9, 12, 0, 3, 14, 8, 13, 6, 7, 1)
 #define SERPENT_S6 SERPENT_TABLE(7, 2, 12, 5, 8, 4, 6, 11, 14, 9, 1, 15, 13, 3, 10, 0)
 #define SERPENT_S7 SERPENT_TABLE(1, 13, 15, 0, 14, 8, 2, 11, 7, 4, 12, 10, 9, 3, 5, 6)
-/* The inverses (tests/test_serpent_sbox.c checks that they are). */
+/* The inverses (tests/test_serpent_sbox.c checks that they are, and every circuit against the tables). */
 #define SERPENT_I0 SERPENT_TABLE(13, 3, 11, 0, 10, 6, 5, 12, 1, 14, 4, 7, 15, 9, 8, 2)
 #define SERPENT_I1 SERPENT_TABLE(5, 8, 2, 14, 15, 6, 12, 3, 11, 4, 7, 9, 1, 13, 10, 0)
 #define SERPENT_I2 SERPENT_TABLE(12, 9, 15, 4, 11, 14, 1, 2, 0, 3, 6, 13, 5, 8, 10, 7)
