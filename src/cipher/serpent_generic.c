@@ -65,30 +65,29 @@ static void store_block(uint8_t *dst, const uint32_t x[1][4])
 		bc_store_le32(dst + 4 * i, x[0][i]);
 }
 
-void bc_serpent_encrypt(const void *vctx, uint8_t *dst, const uint8_t *src, size_t nblocks)
+static void serpent_crypt(const struct serpent_ctx *ctx, int dec, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
-	const struct serpent_ctx *ctx = vctx;
 	uint32_t x[1][4];
 
 	for (size_t b = 0; b < nblocks; b++) {
 		load_block(x, src + 16 * b);
-		serpent_enc_rounds(ctx->k, x, 1);
+		if (dec)
+			serpent_dec_rounds(ctx->k, x, 1);
+		else
+			serpent_enc_rounds(ctx->k, x, 1);
 		store_block(dst + 16 * b, x);
 	}
 	bc_wipe(x, sizeof(x));
 }
 
-void bc_serpent_decrypt(const void *vctx, uint8_t *dst, const uint8_t *src, size_t nblocks)
+void bc_serpent_encrypt(const void *ctx, uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
-	const struct serpent_ctx *ctx = vctx;
-	uint32_t x[1][4];
+	serpent_crypt(ctx, 0, dst, src, nblocks);
+}
 
-	for (size_t b = 0; b < nblocks; b++) {
-		load_block(x, src + 16 * b);
-		serpent_dec_rounds(ctx->k, x, 1);
-		store_block(dst + 16 * b, x);
-	}
-	bc_wipe(x, sizeof(x));
+void bc_serpent_decrypt(const void *ctx, uint8_t *dst, const uint8_t *src, size_t nblocks)
+{
+	serpent_crypt(ctx, 1, dst, src, nblocks);
 }
 
 void bc_serpent_mac(const void *vctx, uint8_t st[16], const uint8_t *src, size_t nblocks)
