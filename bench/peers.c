@@ -41,7 +41,7 @@ struct alg {
 	const char *label;     /* OpenSSL-style name, also the chart's panel title */
 	const char *bc;        /* blockcrypt's (the kernel's) name */
 	enum kind kind;
-	int sm;                /* 1: SM4, 2: TDES (des3_ede), 3: Twofish, 0: AES; for a hash, which one (enum hash) */
+	int sm;                /* 1: SM4, 2: TDES (des3_ede), 3: Twofish, 4: Serpent, 0: AES; for a hash, which one (enum hash) */
 	size_t keylen;         /* the whole key, 0 for a hash */
 };
 
@@ -62,6 +62,8 @@ static const struct alg algs[] = {
 	{ "twofish-128-ecb", "ecb(twofish)", ECB, 3, 16 }, { "twofish-128-cbc", "cbc(twofish)", CBC, 3, 16 },
 	{ "twofish-128-ctr", "ctr(twofish)", CTR, 3, 16 }, { "twofish-128-xts", "xts(twofish)", XTS, 3, 32 },
 	{ "twofish-256-cbc", "cbc(twofish)", CBC, 3, 32 }, { "twofish-256-xts", "xts(twofish)", XTS, 3, 64 },
+	{ "serpent-128-xts", "xts(serpent)", XTS, 4, 32 }, { "serpent-256-xts", "xts(serpent)", XTS, 4, 64 },
+	{ "serpent-256-cbc", "cbc(serpent)", CBC, 4, 32 }, { "serpent-256-ctr", "ctr(serpent)", CTR, 4, 32 },
 	/* rfc4106 (ESP): the key with its 4-byte salt, an 8-byte IV, 16 bytes of associated data
 	 * (SPI, sequence number, IV); the peers run the GCM it stands for, nonce salt || IV, AAD
 	 * the 8-byte header. */
@@ -75,6 +77,7 @@ static int decrypt;
 
 static const size_t default_sizes[] = { 16, 64, 256, 1024, 1420, 4096, 8192 };
 #define MAX_SIZES 16
+#define MAX_LEN 16384        /* longest --sizes entry */
 #define MIN_ROUNDS 5
 #define ROUND_S 0.002        /* longest batch: short, so that many run between a busy machine's interruptions */
 #define MIN_CPU_SHARE 0.95
@@ -313,6 +316,7 @@ static int gcry_open(struct impl *im)
 	const struct alg *a = im->a;
 	size_t cipher_key = a->kind == XTS ? a->keylen / 2 : a->keylen;
 	int algo = a->sm == 3 ? (cipher_key == 16 ? GCRY_CIPHER_TWOFISH128 : GCRY_CIPHER_TWOFISH)
+		   : a->sm == 4 ? (cipher_key == 16 ? GCRY_CIPHER_SERPENT128 : GCRY_CIPHER_SERPENT256)
 		   : a->sm == 2 ? GCRY_CIPHER_3DES : a->sm ? GCRY_CIPHER_SM4
 		   : cipher_key == 16 ? GCRY_CIPHER_AES128 : GCRY_CIPHER_AES256;
 
@@ -646,7 +650,7 @@ static size_t digest_len(const struct alg *a)
 /* Every library that has the algorithm must give blockcrypt's output for the same key, IV and data. */
 static int agree(struct impl *im, const int *have, const struct alg *a, const uint8_t *src, size_t len)
 {
-	static uint8_t out[NLIBS][8192 + 64], tag[NLIBS][64];
+	static uint8_t out[NLIBS][MAX_LEN + 64], tag[NLIBS][64];
 	uint8_t iv[16];
 	int ok = 1;
 
@@ -874,7 +878,7 @@ int main(int argc, char **argv)
 			for (char *t = strtok(argv[++i], ","); t; t = strtok(NULL, ",")) {
 				unsigned long v = strtoul(t, &end, 10);
 
-				if (*end || v == 0 || v > 8192 || nsizes == MAX_SIZES) {
+				if (*end || v == 0 || v > MAX_LEN || nsizes == MAX_SIZES) {
 					usage();
 					return 2;
 				}
@@ -905,13 +909,13 @@ int main(int argc, char **argv)
 	}
 	gcry_control(GCRYCTL_DISABLE_SECMEM, 0);
 	gcry_control(GCRYCTL_INITIALIZATION_FINISHED, 0);
-	buf = aligned_alloc(64, 8192 + 64);
-	src = aligned_alloc(64, 8192 + 64);
+	buf = aligned_alloc(64, MAX_LEN + 64);
+	src = aligned_alloc(64, MAX_LEN + 64);
 	if (out_of_place)
-		out_buf = aligned_alloc(64, 8192 + 64);
+		out_buf = aligned_alloc(64, MAX_LEN + 64);
 	if (!buf || !src || (out_of_place && !out_buf))
 		return 1;
-	for (size_t i = 0; i < 8192 + 64; i++)
+	for (size_t i = 0; i < MAX_LEN + 64; i++)
 		src[i] = (uint8_t)(i * 131 + 7);
 
 	printf("# blockcrypt against its peers, %s, %s, a fresh IV per operation (%s):\n"

@@ -238,6 +238,15 @@ void alg_key_sizes(const char *alg, unsigned out[4])
 	}
 }
 
+/* Serpent takes every key length up to 32 bytes (xts: two halves of equal
+ * length), more than alg_key_sizes lists. */
+int alg_key_any_ok(const char *alg, size_t len)
+{
+	if (strcmp(alg, "serpent") && !strstr(alg, "(serpent"))
+		return 0;
+	return !strncmp(alg, "xts(", 4) ? len % 2 == 0 && len <= 64 : len <= 32;
+}
+
 int alg_key_ok(const unsigned sizes[4], size_t len)
 {
 	for (int i = 0; i < 4 && sizes[i]; i++)
@@ -258,7 +267,7 @@ int alg_len_ok(const char *alg, size_t len)
 }
 
 /* The block cipher an algorithm name is over (des3_ede before des: one contains the other). */
-static const char *cipher_in(const char *alg)
+const char *alg_cipher(const char *alg)
 {
 	static const char *const names[] = { "sm4", "twofish", "serpent", "camellia", "des3_ede", "des" };
 
@@ -270,7 +279,7 @@ static const char *cipher_in(const char *alg)
 
 const char *generic_driver_name(const char *alg, char *buf, size_t n)
 {
-	const char *c = cipher_in(alg);
+	const char *c = alg_cipher(alg);
 	if (!strncmp(alg, "xts(", 4) || !strncmp(alg, "lrw(", 4))
 		snprintf(buf, n, "%.3s(ecb(%s-generic))", alg, c);
 	else if (!strncmp(alg, "gcm(", 4))

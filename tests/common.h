@@ -59,12 +59,15 @@ void drv_set_free(struct drv_set *s);
  * which the registry builds on request even when bc_list_drivers does not
  * show it: cbc(aes) -> cbc(aes-generic), xts(sm4) -> xts(ecb(sm4-generic)),
  * gcm(aes) -> gcm_base(ctr(aes-generic),ghash-generic), sha256 -> sha256-generic. */
+/* The block cipher an algorithm name is over: "aes", "sm4", "des", "des3_ede", "serpent". */
+const char *alg_cipher(const char *alg);
 const char *generic_driver_name(const char *alg, char *buf, size_t n);
 
 /* The contract's rules per algorithm name: accepted key sizes (zero-terminated;
  * {0} for unkeyed hashes) and accepted skcipher lengths. */
 void alg_key_sizes(const char *alg, unsigned out[4]);
 int alg_key_ok(const unsigned sizes[4], size_t len);
+int alg_key_any_ok(const char *alg, size_t len);   /* serpent: any length up to 32 bytes */
 int alg_len_ok(const char *alg, size_t len);
 
 /* ---- vector files ----------------------------------------------------------------- */

@@ -33,8 +33,7 @@ static void build_lengths(void)
 
 static const char *cipher_of(const char *alg)
 {
-	return strstr(alg, "sm4") ? "sm4" : strstr(alg, "twofish") ? "twofish" : strstr(alg, "des3_ede") ? "des3_ede"
-	       : strstr(alg, "des") ? "des" : "aes";
+	return alg_cipher(alg);
 }
 
 static int is_chaining(const char *alg)

@@ -904,6 +904,95 @@ static void nist_hmac(const struct vfile *vf, const char *rel)
 	}
 }
 
+/* One 16-byte block encrypted iters times in a row by every driver of the
+ * ecb algorithm must give ct, and decrypted as often come back to pt. */
+static void ecb_iterations(const char *alg, const uint8_t *key, size_t klen, const uint8_t *pt, const uint8_t *ct,
+			   size_t ctl, long iters)
+{
+	const struct drv_set *ds = drivers(alg);
+
+	used++;
+	for (size_t d = 0; d < ds->n; d++) {
+		bc_skcipher *tfm;
+		ctx(ds->info[d].driver);
+		if (bc_skcipher_alloc(&tfm, ds->info[d].driver) || bc_skcipher_setkey(tfm, key, klen)) {
+			CHECK(0, "alloc/setkey");
+			continue;
+		}
+		uint8_t blk[16];
+		memcpy(blk, pt, 16);
+		int rc = 0;
+		for (long k = 0; k < iters; k++)
+			rc |= bc_skcipher_encrypt(tfm, NULL, blk, blk, 16);
+		CHECK(rc == 0 && ctl == 16 && !memcmp(blk, ct, 16), "%ld iterations: %s", iters, hex_str(blk, 16));
+		for (long k = 0; k < iters; k++)
+			rc |= bc_skcipher_decrypt(tfm, NULL, blk, blk, 16);
+		CHECK(rc == 0 && !memcmp(blk, pt, 16), "%ld iterations back: %s", iters, hex_str(blk, 16));
+		bc_skcipher_free(tfm);
+	}
+}
+
+/* ---- the Serpent AES-submission files (serpent/ecb_*.txt) ------------------------------------------
+ * KEYSIZE, then a fixed KEY or PT record, then numbered I= records; every
+ * value is printed as one big number, so its bytes are reversed into the
+ * order Linux (and libgcrypt, nettle) use. The Monte Carlo files (*_m.txt)
+ * give 10000 chained ECB operations per record: ecb_e_m encrypts PT into CT,
+ * ecb_d_m decrypts CT into PT, the same relation; the first SERPENT_MCT
+ * records of each key size are run (each is a few million block operations
+ * over all drivers). */
+#define SERPENT_MCT 4
+static void reverse_bytes(uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n / 2; i++) {
+		uint8_t t = p[i];
+		p[i] = p[n - 1 - i];
+		p[n - 1 - i] = t;
+	}
+}
+
+static void serpent_submission(const struct vfile *vf, const char *rel)
+{
+	int mct = strstr(rel, "_m.txt") != NULL;
+	const struct vrec *fixed_key = NULL, *fixed_pt = NULL;
+
+	for (size_t i = 0; i < vf->n; i++) {
+		const struct vrec *r = &vf->r[i], *kr, *pr;
+		uint8_t *key, *pt, *ct;
+		size_t kl, ptl, ctl;
+
+		cur_line = r->line;
+		if (!vrec_has(r, "I")) {
+			if (vrec_has(r, "KEYSIZE"))
+				fixed_key = fixed_pt = NULL;
+			if (vrec_has(r, "KEY"))
+				fixed_key = r;
+			if (vrec_has(r, "PT"))
+				fixed_pt = r;
+			continue;
+		}
+		if (mct ? vrec_long(r, "I", 0) >= SERPENT_MCT : !quick_pick(i))
+			continue;
+		kr = vrec_has(r, "KEY") ? r : fixed_key;
+		pr = vrec_has(r, "PT") ? r : fixed_pt;
+		if (!kr || !pr || bytes(kr, "KEY", &key, &kl) || bytes(pr, "PT", &pt, &ptl) || bytes(r, "CT", &ct, &ctl) ||
+		    ptl != 16 || ctl != 16) {
+			CHECK(0, "%s:%d: malformed record", rel, r->line);
+			continue;
+		}
+		reverse_bytes(key, kl);
+		reverse_bytes(pt, 16);
+		reverse_bytes(ct, 16);
+		if (mct) {
+			ecb_iterations("ecb(serpent)", key, kl, pt, ct, 16, 10000);
+		} else {
+			struct skc_vec v = { .alg = "ecb(serpent)", .key = key, .klen = kl, .pt = pt, .ct = ct, .len = 16,
+					     .dirs = BOTH };
+			run_skcipher(&v);
+		}
+		tmp_free_all();
+	}
+}
+
 /* ---- uniform format (linux-testmgr-derived/, rfc/, sm4/) -------------------------------------------- */
 /* The kernel's weak-key case (des_tv_template): only setkey is checked,
  * refused with weak keys forbidden (here the default), taken when allowed. */
@@ -968,7 +1057,6 @@ static void uniform(const struct vfile *vf, const char *rel)
 		} else if (vrec_has(r, "iterations")) {
 			/* ecb only: encrypt the block this many times in a row */
 			long iters = vrec_long(r, "iterations", 0);
-			const struct drv_set *ds = drivers(alg);
 			uint8_t *pt, *ct;
 			size_t ptl, ctl;
 			bytes(r, "ptext", &pt, &ptl);
@@ -977,25 +1065,7 @@ static void uniform(const struct vfile *vf, const char *rel)
 				skipped++;
 				continue;
 			}
-			used++;
-			for (size_t d = 0; d < ds->n; d++) {
-				bc_skcipher *tfm;
-				ctx(ds->info[d].driver);
-				if (bc_skcipher_alloc(&tfm, ds->info[d].driver) || bc_skcipher_setkey(tfm, key, klen)) {
-					CHECK(0, "alloc/setkey");
-					continue;
-				}
-				uint8_t blk[16];
-				memcpy(blk, pt, 16);
-				int rc = 0;
-				for (long k = 0; k < iters; k++)
-					rc |= bc_skcipher_encrypt(tfm, NULL, blk, blk, 16);
-				CHECK(rc == 0 && ctl == 16 && !memcmp(blk, ct, 16), "%ld iterations: %s", iters, hex_str(blk, 16));
-				for (long k = 0; k < iters; k++)
-					rc |= bc_skcipher_decrypt(tfm, NULL, blk, blk, 16);
-				CHECK(rc == 0 && !memcmp(blk, pt, 16), "%ld iterations back: %s", iters, hex_str(blk, 16));
-				bc_skcipher_free(tfm);
-			}
+			ecb_iterations(alg, key, klen, pt, ct, ctl, iters);
 		} else if (vrec_has(r, "weak_key")) {
 			weak_key_case(alg, key, klen);
 		} else {
@@ -1461,7 +1531,7 @@ static void botan(const struct vfile *vf, const char *rel)
 }
 
 /* ---- the file list ---------------------------------------------------------------------------------------- */
-enum kind { K_NIST_AES, K_NIST_MCT, K_NIST_XTS, K_NIST_GCM, K_NIST_CMAC, K_NIST_SHA, K_UNIFORM, K_WYCHE, K_EVP, K_BOTAN,
+enum kind { K_NIST_AES, K_NIST_MCT, K_NIST_XTS, K_NIST_GCM, K_NIST_CMAC, K_NIST_SHA, K_UNIFORM, K_WYCHE, K_EVP, K_BOTAN, K_SERPENT,
 	K_NIST_HMAC, K_NIST_CCM, K_NIST_TDES };
 /* expect: how many vectors of the file apply to us (README counts: the bit-granular
  * XTS records and other modes/ciphers excluded); a parser regression shows up here. */
@@ -1525,6 +1595,12 @@ static const struct kat_file files[] = {
 	{ "rfc/rfc3962_aes_cts_cs3.txt", K_UNIFORM, 15 }, { "rfc/rfc4493_aes_cmac.txt", K_UNIFORM, 4 },
 	{ "rfc/rfc3566_aes_xcbc.txt", K_UNIFORM, 7 }, { "rfc/rfc8998_sm4_gcm.txt", K_UNIFORM, 1 },
 	{ "sm4/gbt32907_examples.txt", K_UNIFORM, 2 },
+	{ "linux-testmgr-derived/serpent_ecb.txt", K_UNIFORM, 5 }, { "linux-testmgr-derived/serpent_cbc.txt", K_UNIFORM, 1 },
+	{ "linux-testmgr-derived/serpent_ctr.txt", K_UNIFORM, 3 }, { "linux-testmgr-derived/serpent_xts.txt", K_UNIFORM, 5 },
+	{ "serpent/libgcrypt_modes.txt", K_UNIFORM, 19 },
+	{ "serpent/ecb_vk.txt", K_SERPENT, 576 }, { "serpent/ecb_vt.txt", K_SERPENT, 384 },
+	{ "serpent/ecb_tbl.txt", K_SERPENT, 1536 }, { "serpent/ecb_e_m.txt", K_SERPENT, 12 },
+	{ "serpent/ecb_d_m.txt", K_SERPENT, 12 },
 	{ "linux-testmgr-derived/md5.txt", K_UNIFORM, 7 }, { "linux-testmgr-derived/sha1.txt", K_UNIFORM, 6 },
 	{ "linux-testmgr-derived/sha224.txt", K_UNIFORM, 5 }, { "linux-testmgr-derived/sha384.txt", K_UNIFORM, 6 },
 	{ "linux-testmgr-derived/sha512.txt", K_UNIFORM, 6 }, { "rfc/rfc1321_md5.txt", K_UNIFORM, 7 },
@@ -1580,7 +1656,7 @@ static const struct kat_file files[] = {
 	{ "linux-testmgr-derived/twofish_ecb.txt", K_UNIFORM, 4 }, { "linux-testmgr-derived/twofish_cbc.txt", K_UNIFORM, 5 },
 	{ "linux-testmgr-derived/twofish_ctr.txt", K_UNIFORM, 3 }, { "linux-testmgr-derived/twofish_xts.txt", K_UNIFORM, 5 },
 	{ "twofish/twofish_paper_chain.txt", K_UNIFORM, 12 }, { "twofish/twofish_libgcrypt_modes.txt", K_UNIFORM, 10 },
-	{ "linux-testmgr-derived/twofish_lrw.txt", K_UNIFORM, 8 },
+	{ "linux-testmgr-derived/twofish_lrw.txt", K_UNIFORM, 8 }, { "linux-testmgr-derived/serpent_lrw.txt", K_UNIFORM, 8 },
 };
 
 int main(int argc, char **argv)
@@ -1617,6 +1693,7 @@ int main(int argc, char **argv)
 			case K_UNIFORM: uniform(&vf, kf->rel); break;
 			case K_EVP: openssl_evp(&vf, kf->rel); break;
 			case K_BOTAN: botan(&vf, kf->rel); break;
+			case K_SERPENT: serpent_submission(&vf, kf->rel); break;
 			case K_NIST_HMAC: nist_hmac(&vf, kf->rel); break;
 			case K_NIST_CCM: nist_ccm(&vf, kf->rel); break;
 			case K_NIST_TDES: nist_tdes(&vf, kf->rel); break;

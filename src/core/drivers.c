@@ -8,6 +8,7 @@ const struct bc_cipher_alg *const bc_cipher_drivers[] = {
 	&bc_des_generic,
 	&bc_des3_ede_generic,
 	&bc_twofish_generic,
+	&bc_serpent_generic,
 #if defined(__x86_64__) || defined(__i386__)
 	/* x86 AES */
 	&bc_aes_aesni,
@@ -25,6 +26,9 @@ const struct bc_cipher_alg *const bc_cipher_drivers[] = {
 #if defined(__x86_64__)
 	&bc_des_avx512,
 	&bc_des3_ede_avx512,
+	/* x86-64 Serpent */
+	&bc_serpent_avx2,
+	&bc_serpent_avx512,
 #endif
 #if defined(__x86_64__)
 	/* x86-64 Twofish */
@@ -66,6 +70,9 @@ const struct bc_skcipher_alg *const bc_skcipher_drivers[] = {
 	&bc_ecb_sm4_gfni_avx512, &bc_cbc_sm4_gfni_avx512, &bc_ctr_sm4_gfni_avx512, &bc_xts_sm4_gfni_avx512,
 	/* x86-64 Twofish */
 	&bc_ecb_twofish_avx512, &bc_cbc_twofish_avx512, &bc_ctr_twofish_avx512, &bc_xts_twofish_avx512,
+	/* x86-64 Serpent */
+	&bc_ecb_serpent_avx2, &bc_cbc_serpent_avx2, &bc_ctr_serpent_avx2, &bc_xts_serpent_avx2,
+	&bc_ecb_serpent_avx512, &bc_cbc_serpent_avx512, &bc_ctr_serpent_avx512, &bc_xts_serpent_avx512,
 #endif
 #endif
 #if defined(__aarch64__)

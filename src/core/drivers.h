@@ -12,6 +12,7 @@ extern const struct bc_cipher_alg bc_des_generic, bc_des3_ede_generic;
 extern const struct bc_cipher_alg bc_des_avx2, bc_des3_ede_avx2;   /* x86 */
 extern const struct bc_cipher_alg bc_des_avx512, bc_des3_ede_avx512;   /* x86-64 */
 extern const struct bc_cipher_alg bc_twofish_generic;
+extern const struct bc_cipher_alg bc_serpent_generic;
 extern const struct bc_shash_alg bc_sha256_generic;
 extern const struct bc_shash_alg bc_sm3_generic;
 extern const struct bc_shash_alg bc_ghash_generic;
@@ -44,6 +45,13 @@ extern const struct bc_skcipher_alg bc_ecb_sm4_aesni_avx2, bc_cbc_sm4_aesni_avx2
 extern const struct bc_skcipher_alg bc_ecb_sm4_vaes_avx2, bc_cbc_sm4_vaes_avx2, bc_ctr_sm4_vaes_avx2, bc_xts_sm4_vaes_avx2;
 extern const struct bc_skcipher_alg bc_ecb_sm4_gfni_avx2, bc_cbc_sm4_gfni_avx2, bc_ctr_sm4_gfni_avx2, bc_xts_sm4_gfni_avx2;
 extern const struct bc_aead_alg bc_gcm_sm4_aesni_avx, bc_gcm_sm4_aesni_avx2, bc_gcm_sm4_vaes_avx2, bc_gcm_sm4_gfni_avx2;
+#if defined(__x86_64__)
+/* x86-64 Serpent (src/arch/x86/serpent_avx2.c, serpent_avx512.c) */
+extern const struct bc_cipher_alg bc_serpent_avx2, bc_serpent_avx512;
+extern const struct bc_skcipher_alg bc_ecb_serpent_avx2, bc_cbc_serpent_avx2, bc_ctr_serpent_avx2, bc_xts_serpent_avx2;
+extern const struct bc_skcipher_alg bc_ecb_serpent_avx512, bc_cbc_serpent_avx512, bc_ctr_serpent_avx512,
+       bc_xts_serpent_avx512;
+#endif
 #if defined(__x86_64__)
 /* x86-64 SM4 with GFNI on zmm (src/arch/x86/sm4_gfni_avx512.c) */
 extern const struct bc_cipher_alg bc_sm4_gfni_avx512;

@@ -70,9 +70,11 @@ static const char *const algorithm_names[] = {
 	"ccm(aes)", "ccm(sm4)",
 	"des", "des3_ede", "ecb(des)", "cbc(des)", "ctr(des)", "ecb(des3_ede)", "cbc(des3_ede)", "ctr(des3_ede)",
 	"cmac(des3_ede)",
-	"lrw(aes)", "lrw(sm4)", "lrw(twofish)",
+	"lrw(aes)", "lrw(sm4)", "lrw(twofish)", "lrw(serpent)",
 	"twofish", "ecb(twofish)", "cbc(twofish)", "ctr(twofish)", "cts(cbc(twofish))", "xts(twofish)",
 	"essiv(cbc(twofish),sha256)", "gcm(twofish)", "cmac(twofish)", "xcbc(twofish)", "cbcmac(twofish)",
+	"serpent", "ecb(serpent)", "cbc(serpent)", "ctr(serpent)", "cts(cbc(serpent))", "xts(serpent)",
+	"essiv(cbc(serpent),sha256)", "gcm(serpent)", "cmac(serpent)", "xcbc(serpent)", "cbcmac(serpent)",
 };
 #define N_ALGNAMES (sizeof(algorithm_names) / sizeof(algorithm_names[0]))
 
