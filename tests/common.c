@@ -218,6 +218,7 @@ static const struct keyspec keyspecs[] = {
 	{ "des3_ede", { 24 } }, { "ecb(des3_ede)", { 24 } }, { "cbc(des3_ede)", { 24 } }, { "ctr(des3_ede)", { 24 } },
 	{ "cmac(des3_ede)", { 24 } },
 	{ "des", { 8 } }, { "ecb(des)", { 8 } }, { "cbc(des)", { 8 } }, { "ctr(des)", { 8 } },
+	{ "xts(camellia)", { 32, 48, 64 } },
 };
 
 void alg_key_sizes(const char *alg, unsigned out[4])
@@ -256,7 +257,8 @@ int alg_len_ok(const char *alg, size_t len)
 
 const char *generic_driver_name(const char *alg, char *buf, size_t n)
 {
-	const char *c = strstr(alg, "sm4") ? "sm4" : strstr(alg, "des3_ede") ? "des3_ede" : strstr(alg, "des") ? "des" : "aes";
+	const char *c = strstr(alg, "sm4") ? "sm4" : strstr(alg, "des3_ede") ? "des3_ede" : strstr(alg, "des") ? "des" :
+	                strstr(alg, "camellia") ? "camellia" : "aes";
 	if (!strncmp(alg, "xts(", 4))
 		snprintf(buf, n, "xts(ecb(%s-generic))", c);
 	else if (!strncmp(alg, "gcm(", 4))

@@ -33,7 +33,8 @@ static void build_lengths(void)
 
 static const char *cipher_of(const char *alg)
 {
-	return strstr(alg, "sm4") ? "sm4" : strstr(alg, "des3_ede") ? "des3_ede" : strstr(alg, "des") ? "des" : "aes";
+	return strstr(alg, "sm4") ? "sm4" : strstr(alg, "des3_ede") ? "des3_ede" : strstr(alg, "des") ? "des" :
+	       strstr(alg, "camellia") ? "camellia" : "aes";
 }
 
 static int is_chaining(const char *alg)
@@ -1091,6 +1092,7 @@ int main(int argc, char **argv)
 	if (!only) {
 		cbcmac_composition("aes");
 		cbcmac_composition("sm4");
+		cbcmac_composition("camellia");
 	}
 	for (size_t i = 0; i < nnames; i++)
 		free(names[i]);

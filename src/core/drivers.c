@@ -7,6 +7,7 @@ const struct bc_cipher_alg *const bc_cipher_drivers[] = {
 	&bc_sm4_generic,
 	&bc_des_generic,
 	&bc_des3_ede_generic,
+	&bc_camellia_generic,
 #if defined(__x86_64__) || defined(__i386__)
 	/* x86 AES */
 	&bc_aes_aesni,

@@ -11,6 +11,7 @@ extern const struct bc_cipher_alg bc_sm4_generic;
 extern const struct bc_cipher_alg bc_des_generic, bc_des3_ede_generic;
 extern const struct bc_cipher_alg bc_des_avx2, bc_des3_ede_avx2;   /* x86 */
 extern const struct bc_cipher_alg bc_des_avx512, bc_des3_ede_avx512;   /* x86-64 */
+extern const struct bc_cipher_alg bc_camellia_generic;
 extern const struct bc_shash_alg bc_sha256_generic;
 extern const struct bc_shash_alg bc_sm3_generic;
 extern const struct bc_shash_alg bc_ghash_generic;

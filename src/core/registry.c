@@ -69,6 +69,8 @@ static const char *const algorithm_names[] = {
 	"ccm(aes)", "ccm(sm4)",
 	"des", "des3_ede", "ecb(des)", "cbc(des)", "ctr(des)", "ecb(des3_ede)", "cbc(des3_ede)", "ctr(des3_ede)",
 	"cmac(des3_ede)",
+	"camellia", "ecb(camellia)", "cbc(camellia)", "ctr(camellia)", "cts(cbc(camellia))", "xts(camellia)",
+	"essiv(cbc(camellia),sha256)", "gcm(camellia)", "cmac(camellia)", "xcbc(camellia)", "cbcmac(camellia)",
 };
 #define N_ALGNAMES (sizeof(algorithm_names) / sizeof(algorithm_names[0]))
 
