@@ -41,7 +41,7 @@ struct alg {
 	const char *label;     /* OpenSSL-style name, also the chart's panel title */
 	const char *bc;        /* blockcrypt's (the kernel's) name */
 	enum kind kind;
-	int sm;                /* 1: SM4, 2: TDES (des3_ede), 0: AES; for a hash, which one (enum hash) */
+	int sm;                /* 1: SM4, 2: TDES (des3_ede), 3: Camellia, 0: AES; for a hash, which one (enum hash) */
 	size_t keylen;         /* the whole key, 0 for a hash */
 };
 
@@ -59,6 +59,10 @@ static const struct alg algs[] = {
 	{ "sha256", "sha256", HASH, H_SHA256, 0 },   { "sm3", "sm3", HASH, H_SM3, 0 },
 	{ "sha1", "sha1", HASH, H_SHA1, 0 },         { "sha512", "sha512", HASH, H_SHA512, 0 },
 	{ "des-ede3-ecb", "ecb(des3_ede)", ECB, 2, 24 }, { "des-ede3-cbc", "cbc(des3_ede)", CBC, 2, 24 },
+	{ "camellia-128-ecb", "ecb(camellia)", ECB, 3, 16 }, { "camellia-256-ecb", "ecb(camellia)", ECB, 3, 32 },
+	{ "camellia-128-cbc", "cbc(camellia)", CBC, 3, 16 }, { "camellia-256-cbc", "cbc(camellia)", CBC, 3, 32 },
+	{ "camellia-128-ctr", "ctr(camellia)", CTR, 3, 16 }, { "camellia-256-ctr", "ctr(camellia)", CTR, 3, 32 },
+	{ "camellia-128-xts", "xts(camellia)", XTS, 3, 32 }, { "camellia-256-xts", "xts(camellia)", XTS, 3, 64 },
 	/* rfc4106 (ESP): the key with its 4-byte salt, an 8-byte IV, 16 bytes of associated data
 	 * (SPI, sequence number, IV); the peers run the GCM it stands for, nonce salt || IV, AAD
 	 * the 8-byte header. */
@@ -309,7 +313,8 @@ static int gcry_open(struct impl *im)
 		                     [GCM] = GCRY_CIPHER_MODE_GCM, [CCM] = GCRY_CIPHER_MODE_CCM };
 	const struct alg *a = im->a;
 	size_t cipher_key = a->kind == XTS ? a->keylen / 2 : a->keylen;
-	int algo = a->sm == 2 ? GCRY_CIPHER_3DES : a->sm ? GCRY_CIPHER_SM4
+	int algo = a->sm == 3 ? (cipher_key == 16 ? GCRY_CIPHER_CAMELLIA128 : GCRY_CIPHER_CAMELLIA256)
+		   : a->sm == 2 ? GCRY_CIPHER_3DES : a->sm ? GCRY_CIPHER_SM4
 		   : cipher_key == 16 ? GCRY_CIPHER_AES128 : GCRY_CIPHER_AES256;
 
 	if (a->kind == HASH)

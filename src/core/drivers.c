@@ -26,6 +26,10 @@ const struct bc_cipher_alg *const bc_cipher_drivers[] = {
 	&bc_des_avx512,
 	&bc_des3_ede_avx512,
 #endif
+#if defined(__x86_64__)
+	/* x86-64 Camellia */
+	&bc_camellia_gfni_avx512,
+#endif
 #endif
 #if defined(__aarch64__)
 	/* arm64 */
@@ -60,6 +64,11 @@ const struct bc_skcipher_alg *const bc_skcipher_drivers[] = {
 	&bc_ecb_sm4_gfni_avx2, &bc_cbc_sm4_gfni_avx2, &bc_ctr_sm4_gfni_avx2, &bc_xts_sm4_gfni_avx2,
 #if defined(__x86_64__)
 	&bc_ecb_sm4_gfni_avx512, &bc_cbc_sm4_gfni_avx512, &bc_ctr_sm4_gfni_avx512, &bc_xts_sm4_gfni_avx512,
+#endif
+#if defined(__x86_64__)
+	/* x86-64 Camellia */
+	&bc_ecb_camellia_gfni_avx512, &bc_cbc_camellia_gfni_avx512, &bc_ctr_camellia_gfni_avx512,
+	&bc_xts_camellia_gfni_avx512,
 #endif
 #endif
 #if defined(__aarch64__)

@@ -51,6 +51,12 @@ extern const struct bc_skcipher_alg bc_ecb_sm4_gfni_avx512, bc_cbc_sm4_gfni_avx5
        bc_xts_sm4_gfni_avx512;
 extern const struct bc_aead_alg bc_gcm_sm4_gfni_avx512;
 #endif
+#if defined(__x86_64__)
+/* x86-64 Camellia with GFNI on zmm (src/arch/x86/camellia_gfni_avx512.c) */
+extern const struct bc_cipher_alg bc_camellia_gfni_avx512;
+extern const struct bc_skcipher_alg bc_ecb_camellia_gfni_avx512, bc_cbc_camellia_gfni_avx512, bc_ctr_camellia_gfni_avx512,
+       bc_xts_camellia_gfni_avx512;
+#endif
 /* x86 hashes with SHA-NI, AVX2, AVX and AVX-512 (src/arch/x86/sha256_*.c, sm3_avx*.c) */
 extern const struct bc_shash_alg bc_sha256_ni, bc_sha256_avx2;
 /* x86 SHA-1, SHA-224 and SHA-384/512 (src/arch/x86/sha1_*.c, sha256_*.c, sha512_*.c) */
