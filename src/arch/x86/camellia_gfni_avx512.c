@@ -41,15 +41,17 @@
  * together. Around the FL layers and at the ends the halves are brought back
  * to their plain values (fix, post) and the whitening keys join the first and
  * last XORs. camz_program computes all of it from the pass-ordered schedule;
- * every value is 8 bytes, byte 0 the most significant (the RFC's first byte).
+ * every value is 8 bytes, byte 0 the most significant (the RFC's first byte),
+ * each byte repeated over a 32-bit word so that the XORs read it with an
+ * embedded {1to16} broadcast (a byte broadcast from memory costs a shuffle).
  */
 struct camz_sched {
-	uint8_t in[2][8];        /* L ^= kw1 ^ k1, R ^= kw2 */
-	uint8_t rk[24][8];       /* per round: old ^ new offset of the half it updates */
-	uint8_t fix[3][8];       /* before FL: R back to plain */
-	uint8_t ke[3][2][8];     /* the FL and FL^-1 subkeys */
-	uint8_t post[3][8];      /* after FL: L offset by the next group's first subkey */
-	uint8_t out[8];          /* R's offset and kw3 (L already carries kw4) */
+	uint32_t in[2][8];        /* L ^= kw1 ^ k1, R ^= kw2 */
+	uint32_t rk[24][8];       /* per round: old ^ new offset of the half it updates */
+	uint32_t fix[3][8];       /* before FL: R back to plain */
+	uint32_t ke[3][2][8];     /* the FL and FL^-1 subkeys */
+	uint32_t post[3][8];      /* after FL: L offset by the next group's first subkey */
+	uint32_t out[8];          /* R's offset and kw3 (L already carries kw4) */
 };
 struct camz_key {
 	struct camz_sched enc, dec;
@@ -99,19 +101,19 @@ CAMZ_FN void camz_slice_steps(__m512i a[16], int inverse)
 }
 
 /* ---- the rounds ------------------------------------------------------------------------ */
-#define CAMZ_B(k) _mm512_set1_epi8((char)(k))
+#define CAMZ_B(k) _mm512_set1_epi32((int)(k))
 #define CAMZ_SBOX(x, pre, post, c) \
 	_mm512_gf2p8affineinv_epi64_epi8(_mm512_gf2p8affine_epi64_epi8((x), _mm512_set1_epi64(pre), CAMZ_PREC), \
 	                                 _mm512_set1_epi64(post), (c))
-#define CAMZ_XOR3(a, b, c) _mm512_ternarylogic_epi64((a), (b), (c), 0x96)
-#define CAMZ_XOR_OR(a, b, c) _mm512_ternarylogic_epi64((a), (b), (c), 0x1e)   /* a ^ (b | c) */
+#define CAMZ_XOR3(a, b, c) _mm512_ternarylogic_epi32((a), (b), (c), 0x96)
+#define CAMZ_XOR_OR(a, b, c) _mm512_ternarylogic_epi32((a), (b), (c), 0x1e)   /* a ^ (b | c) */
 
 /* d ^= F(x) ^ k, x already offset by the round's subkey: S-boxes s1 s2 s3 s4 s2 s3
  * s4 s1, then P as U ^= V >>> 16; V ^= U; U ^= V >>> 8; V ^= U >>> 16, result
  * V || U (see camellia_generic.c), each byte a register, so the rotations are
  * renamings: with u = the first step, w = the third (from u alone) and
  * t = V's last value, d ^= t || w with k in the same three-way XOR. */
-CAMZ_FN void camz_f(__m512i d[8], const __m512i x[8], const uint8_t k[8])
+CAMZ_FN void camz_f(__m512i d[8], const __m512i x[8], const uint32_t k[8])
 {
 	__m512i z0 = CAMZ_SBOX(x[0], CAMZ_PRE, CAMZ_POST1, 0x6e);
 	__m512i z1 = CAMZ_SBOX(x[1], CAMZ_PRE, CAMZ_POST2, 0xdc);
@@ -143,29 +145,29 @@ CAMZ_FN void camz_f(__m512i d[8], const __m512i x[8], const uint8_t k[8])
 /* XR ^= (XL & kL) <<< 1 on a big-endian 32-bit word of byte registers: each
  * byte doubled (VPADDB), ORed with the top bit of the next byte (an affine
  * map moving bit 7 to bit 0). */
-CAMZ_FN void camz_fl_r(__m512i x[8], const uint8_t k[8])
+CAMZ_FN void camz_fl_r(__m512i x[8], const uint32_t k[8])
 {
 	__m512i a[4];
 
 	for (int i = 0; i < 4; i++)
-		a[i] = _mm512_and_si512(x[i], CAMZ_B(k[i]));
+		a[i] = _mm512_and_epi32(x[i], CAMZ_B(k[i]));
 	for (int i = 0; i < 4; i++)
 		x[4 + i] = CAMZ_XOR_OR(x[4 + i], _mm512_add_epi8(a[i], a[i]),
 		                       _mm512_gf2p8affine_epi64_epi8(a[(i + 1) & 3], _mm512_set1_epi64(CAMZ_SHR7), 0));
 }
 
 /* XL ^= XR | kR */
-CAMZ_FN void camz_fl_l(__m512i x[8], const uint8_t k[8])
+CAMZ_FN void camz_fl_l(__m512i x[8], const uint32_t k[8])
 {
 	for (int i = 0; i < 4; i++)
 		x[i] = CAMZ_XOR_OR(x[i], x[4 + i], CAMZ_B(k[4 + i]));
 }
 
 /* XOR of 8 key bytes into a half */
-CAMZ_FN void camz_xor8(__m512i x[8], const uint8_t k[8])
+CAMZ_FN void camz_xor8(__m512i x[8], const uint32_t k[8])
 {
 	for (int i = 0; i < 8; i++)
-		x[i] = _mm512_xor_si512(x[i], CAMZ_B(k[i]));
+		x[i] = _mm512_xor_epi32(x[i], CAMZ_B(k[i]));
 }
 
 /* Up to 64 blocks in b[] (block 4r + L in lane L of b[r]) through the cipher
@@ -175,7 +177,7 @@ static __attribute__((noinline, target(CAMZ_TARGET)))
 void camz_pass(const struct camz_sched *s, unsigned groups, __m512i b[16])
 {
 	__m512i x[16];
-	const uint8_t (*rk)[8] = s->rk;
+	const uint32_t (*rk)[8] = s->rk;
 
 	camz_slice_steps(b, 0);
 	for (int q = 0; q < 4; q++)
@@ -487,6 +489,13 @@ CAMZ_API int camz_xts_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, 
 }
 
 /* ---- keys ------------------------------------------------------------------------------ */
+/* 8 subkey bytes (v big-endian), each over a 32-bit word */
+static void camz_put(uint32_t w[8], uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		w[i] = (uint32_t)(v >> (56 - 8 * i) & 0xff) * 0x01010101u;
+}
+
 /* The program of a pass-ordered schedule sk of n subkeys (see struct camz_sched):
  * off[h] is the offset half h (0 = L, 1 = R) carries after each step. */
 static void camz_program(struct camz_sched *s, const uint64_t *sk, int n)
@@ -494,8 +503,8 @@ static void camz_program(struct camz_sched *s, const uint64_t *sk, int n)
 	const int groups = n == 26 ? 3 : 4;
 	uint64_t off[2];
 
-	bc_store_be64(s->in[0], sk[0] ^ sk[2]);
-	bc_store_be64(s->in[1], sk[1]);
+	camz_put(s->in[0], sk[0] ^ sk[2]);
+	camz_put(s->in[1], sk[1]);
 	off[0] = sk[2];
 	off[1] = 0;
 	for (int g = 0; g < groups; g++) {
@@ -505,19 +514,19 @@ static void camz_program(struct camz_sched *s, const uint64_t *sk, int n)
 			int u = !(r & 1);   /* even rounds update R, odd ones L */
 			uint64_t want = r < 5 ? k[r + 1] : g + 1 < groups ? 0 : sk[n - 1];
 
-			bc_store_be64(s->rk[6 * g + r], off[u] ^ want);
+			camz_put(s->rk[6 * g + r], off[u] ^ want);
 			off[u] = want;
 		}
 		if (g + 1 < groups) {
-			bc_store_be64(s->fix[g], off[1]);
+			camz_put(s->fix[g], off[1]);
 			off[1] = 0;
-			bc_store_be64(s->ke[g][0], k[6]);
-			bc_store_be64(s->ke[g][1], k[7]);
-			bc_store_be64(s->post[g], k[8]);
+			camz_put(s->ke[g][0], k[6]);
+			camz_put(s->ke[g][1], k[7]);
+			camz_put(s->post[g], k[8]);
 			off[0] = k[8];
 		}
 	}
-	bc_store_be64(s->out, off[1] ^ sk[n - 2]);
+	camz_put(s->out, off[1] ^ sk[n - 2]);
 	bc_wipe(off, sizeof(off));
 }
 
