@@ -72,6 +72,8 @@ struct fz_alg fz_algs[] = {
 	{ .name = "hmac(sha256)" }, { .name = "hmac(sm3)" }, { .name = "hmac(sha1)" }, { .name = "hmac(sha512)" },
 	{ .name = "ecb(des)" }, { .name = "cbc(des)" }, { .name = "ctr(des)" },
 	{ .name = "ecb(des3_ede)" }, { .name = "cbc(des3_ede)" }, { .name = "ctr(des3_ede)" }, { .name = "cmac(des3_ede)" },
+	{ .name = "ecb(camellia)" }, { .name = "cbc(camellia)" }, { .name = "ctr(camellia)" }, { .name = "cts(cbc(camellia))" },
+	{ .name = "xts(camellia)" }, { .name = "gcm(camellia)" }, { .name = "cmac(camellia)" },
 };
 const size_t fz_nalgs = sizeof(fz_algs) / sizeof(fz_algs[0]);
 

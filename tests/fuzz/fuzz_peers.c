@@ -37,6 +37,8 @@ static int ossl_cipher(const char *c, enum mode m, const uint8_t *key, size_t ke
 		snprintf(name, sizeof(name), "SM4-%s", mname[m]);
 	else if (!strcmp(c, "des") || !strcmp(c, "des3_ede"))   /* single DES: the legacy provider; no CTR */
 		snprintf(name, sizeof(name), "%s-%s", !strcmp(c, "des") ? "DES" : "DES-EDE3", mname[m]);
+	else if (!strcmp(c, "camellia"))   /* no XTS in OpenSSL: -1, libgcrypt alone */
+		snprintf(name, sizeof(name), "CAMELLIA-%zu-%s", (m == XTS ? keylen / 2 : keylen) * 8, mname[m]);
 	else
 		snprintf(name, sizeof(name), "AES-%zu-%s", (m == XTS ? keylen / 2 : keylen) * 8, mname[m]);
 	ci = EVP_CIPHER_fetch(NULL, name, NULL);
@@ -71,6 +73,8 @@ static int ossl_aead(const char *c, int ccm, const uint8_t *key, size_t keylen, 
 
 	if (!strcmp(c, "sm4"))
 		snprintf(name, sizeof(name), "SM4-%s", ccm ? "CCM" : "GCM");
+	else if (!strcmp(c, "camellia"))   /* OpenSSL has neither: -1, libgcrypt alone */
+		snprintf(name, sizeof(name), "CAMELLIA-%zu-%s", keylen * 8, ccm ? "CCM" : "GCM");
 	else
 		snprintf(name, sizeof(name), "AES-%zu-%s", keylen * 8, ccm ? "CCM" : "GCM");
 	ci = EVP_CIPHER_fetch(NULL, name, NULL);
@@ -115,6 +119,8 @@ static int ossl_cmac(const char *c, const uint8_t *key, size_t keylen, const uin
 		return -1;
 	if (!strcmp(c, "des3_ede"))
 		snprintf(name, sizeof(name), "DES-EDE3-CBC");
+	else if (!strcmp(c, "camellia"))
+		snprintf(name, sizeof(name), "CAMELLIA-%zu-CBC", keylen * 8);
 	else
 		snprintf(name, sizeof(name), !strcmp(c, "sm4") ? "SM4-CBC" : "AES-%zu-CBC", keylen * 8);
 	OSSL_PARAM p[] = { OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_CIPHER, name, 0), OSSL_PARAM_construct_end() };
@@ -165,6 +171,8 @@ static int gc_algo(const char *c, size_t keylen)
 		return GCRY_CIPHER_DES;
 	if (!strcmp(c, "des3_ede"))
 		return GCRY_CIPHER_3DES;
+	if (!strcmp(c, "camellia"))
+		return keylen == 16 ? GCRY_CIPHER_CAMELLIA128 : keylen == 24 ? GCRY_CIPHER_CAMELLIA192 : GCRY_CIPHER_CAMELLIA256;
 	return keylen == 16 ? GCRY_CIPHER_AES128 : keylen == 24 ? GCRY_CIPHER_AES192 : GCRY_CIPHER_AES256;
 }
 
@@ -238,7 +246,7 @@ static int gc_cmac(const char *c, const uint8_t *key, size_t keylen, const uint8
 	gcry_error_t e;
 
 	if (gcry_mac_open(&h, !strcmp(c, "sm4") ? GCRY_MAC_CMAC_SM4 : !strcmp(c, "des3_ede") ? GCRY_MAC_CMAC_3DES
-				: GCRY_MAC_CMAC_AES, 0, NULL))
+				: !strcmp(c, "camellia") ? GCRY_MAC_CMAC_CAMELLIA : GCRY_MAC_CMAC_AES, 0, NULL))
 		return -1;
 	e = gcry_mac_setkey(h, key, keylen);
 	if (!e)
@@ -549,7 +557,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;   /* no peer has GHASH alone; gcm covers it */
 	drv = a->cand[fz_u8(&f) % a->ncand];
 	c = strstr(a->name, "sm4") || !strcmp(a->name, "sm3") ? "sm4" : strstr(a->name, "des3_ede") ? "des3_ede"
-	    : strstr(a->name, "(des)") ? "des" : "aes";
+	    : strstr(a->name, "(des)") ? "des" : strstr(a->name, "camellia") ? "camellia" : "aes";
 	while (nks < 4 && a->keysizes[nks])
 		nks++;
 	keylen = nks ? a->keysizes[fz_u8(&f) % nks] : 0;
