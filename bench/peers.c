@@ -41,7 +41,7 @@ struct alg {
 	const char *label;     /* OpenSSL-style name, also the chart's panel title */
 	const char *bc;        /* blockcrypt's (the kernel's) name */
 	enum kind kind;
-	int sm;                /* 1: SM4, 2: TDES (des3_ede), 3: Twofish, 4: Serpent, 0: AES; for a hash, which one (enum hash) */
+	int sm;                /* 1: SM4, 2: TDES (des3_ede), 3: Twofish, 4: Serpent, 5: Camellia, 0: AES; for a hash, which one (enum hash) */
 	size_t keylen;         /* the whole key, 0 for a hash */
 };
 
@@ -64,6 +64,10 @@ static const struct alg algs[] = {
 	{ "twofish-256-cbc", "cbc(twofish)", CBC, 3, 32 }, { "twofish-256-xts", "xts(twofish)", XTS, 3, 64 },
 	{ "serpent-128-xts", "xts(serpent)", XTS, 4, 32 }, { "serpent-256-xts", "xts(serpent)", XTS, 4, 64 },
 	{ "serpent-256-cbc", "cbc(serpent)", CBC, 4, 32 }, { "serpent-256-ctr", "ctr(serpent)", CTR, 4, 32 },
+	{ "camellia-128-ecb", "ecb(camellia)", ECB, 5, 16 }, { "camellia-256-ecb", "ecb(camellia)", ECB, 5, 32 },
+	{ "camellia-128-cbc", "cbc(camellia)", CBC, 5, 16 }, { "camellia-256-cbc", "cbc(camellia)", CBC, 5, 32 },
+	{ "camellia-128-ctr", "ctr(camellia)", CTR, 5, 16 }, { "camellia-256-ctr", "ctr(camellia)", CTR, 5, 32 },
+	{ "camellia-128-xts", "xts(camellia)", XTS, 5, 32 }, { "camellia-256-xts", "xts(camellia)", XTS, 5, 64 },
 	/* rfc4106 (ESP): the key with its 4-byte salt, an 8-byte IV, 16 bytes of associated data
 	 * (SPI, sequence number, IV); the peers run the GCM it stands for, nonce salt || IV, AAD
 	 * the 8-byte header. */
@@ -317,6 +321,7 @@ static int gcry_open(struct impl *im)
 	size_t cipher_key = a->kind == XTS ? a->keylen / 2 : a->keylen;
 	int algo = a->sm == 3 ? (cipher_key == 16 ? GCRY_CIPHER_TWOFISH128 : GCRY_CIPHER_TWOFISH)
 		   : a->sm == 4 ? (cipher_key == 16 ? GCRY_CIPHER_SERPENT128 : GCRY_CIPHER_SERPENT256)
+		   : a->sm == 5 ? (cipher_key == 16 ? GCRY_CIPHER_CAMELLIA128 : GCRY_CIPHER_CAMELLIA256)
 		   : a->sm == 2 ? GCRY_CIPHER_3DES : a->sm ? GCRY_CIPHER_SM4
 		   : cipher_key == 16 ? GCRY_CIPHER_AES128 : GCRY_CIPHER_AES256;
 

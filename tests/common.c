@@ -221,6 +221,7 @@ static const struct keyspec keyspecs[] = {
 	{ "des3_ede", { 24 } }, { "ecb(des3_ede)", { 24 } }, { "cbc(des3_ede)", { 24 } }, { "ctr(des3_ede)", { 24 } },
 	{ "cmac(des3_ede)", { 24 } },
 	{ "des", { 8 } }, { "ecb(des)", { 8 } }, { "cbc(des)", { 8 } }, { "ctr(des)", { 8 } },
+	{ "xts(camellia)", { 32, 48, 64 } },
 };
 
 void alg_key_sizes(const char *alg, unsigned out[4])

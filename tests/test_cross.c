@@ -1131,6 +1131,7 @@ int main(int argc, char **argv)
 		cbcmac_composition("aes");
 		cbcmac_composition("sm4");
 		cbcmac_composition("twofish");
+		cbcmac_composition("camellia");
 	}
 	for (size_t i = 0; i < nnames; i++)
 		free(names[i]);

@@ -824,6 +824,8 @@ static const char *const required[] = {
 	"essiv(cbc(sm4),sm3)", "gcm(sm4)", "cmac(sm4)", "xcbc(sm4)", "cbcmac(sm4)", "sha256", "sm3", "ghash",
 	"sha1", "sha224", "sha384", "sha512", "md5",
 	"ccm(aes)", "ccm(sm4)",
+	"ecb(camellia)", "cbc(camellia)", "ctr(camellia)", "cts(cbc(camellia))", "xts(camellia)",
+	"essiv(cbc(camellia),sha256)", "gcm(camellia)", "cmac(camellia)", "xcbc(camellia)", "cbcmac(camellia)",
 };
 
 #define MAX_ALL 256

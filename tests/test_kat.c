@@ -1167,8 +1167,8 @@ static void wycheproof(const char *rel)
 					.mac = tag, .maclen = tl, .invalid = invalid };
 				if (!parts_missing(name))
 					run_shash(&v);
-			} else if (!strcmp(algo, "AES-CMAC")) {
-				struct mac_vec v = { .alg = "cmac(aes)", .key = key, .klen = kl, .msg = msg, .mlen = ml,
+			} else if (!strcmp(algo, "AES-CMAC") || !strcmp(algo, "CAMELLIA-CMAC")) {
+				struct mac_vec v = { .alg = algo[0] == 'A' ? "cmac(aes)" : "cmac(camellia)", .key = key, .klen = kl, .msg = msg, .mlen = ml,
 					.mac = tag, .maclen = tl, .invalid = invalid && !flag_keysize, .bad_key = flag_keysize };
 				run_shash(&v);
 			} else if (!strcmp(algo, "AES-XTS")) {
@@ -1178,9 +1178,9 @@ static void wycheproof(const char *rel)
 					.len = ml, .dirs = BOTH, .bad_len = invalid };
 				CHECK(ivl <= 16 && ml == ctl, "malformed test");
 				run_skcipher(&v);
-			} else if (!strcmp(algo, "AES-CBC-PKCS5")) {
+			} else if (!strcmp(algo, "AES-CBC-PKCS5") || !strcmp(algo, "CAMELLIA-CBC-PKCS5")) {
 				/* The unpadded CBC core: pad here, strip and check the padding here. */
-				const struct drv_set *ds = drivers("cbc(aes)");
+				const struct drv_set *ds = drivers(algo[0] == 'A' ? "cbc(aes)" : "cbc(camellia)");
 				used++;
 				size_t pl = (ml / 16 + 1) * 16;
 				uint8_t *padded = tmp_alloc(pl), *out = tmp_alloc(ctl + 16);
@@ -1657,6 +1657,13 @@ static const struct kat_file files[] = {
 	{ "linux-testmgr-derived/twofish_ctr.txt", K_UNIFORM, 3 }, { "linux-testmgr-derived/twofish_xts.txt", K_UNIFORM, 5 },
 	{ "twofish/twofish_paper_chain.txt", K_UNIFORM, 12 }, { "twofish/twofish_libgcrypt_modes.txt", K_UNIFORM, 10 },
 	{ "linux-testmgr-derived/twofish_lrw.txt", K_UNIFORM, 8 }, { "linux-testmgr-derived/serpent_lrw.txt", K_UNIFORM, 8 },
+	{ "linux-testmgr-derived/camellia_lrw.txt", K_UNIFORM, 8 },
+	/* Camellia */
+	{ "rfc/rfc3713_camellia.txt", K_UNIFORM, 3 }, { "camellia/nessie_camellia128.txt", K_UNIFORM, 2056 },
+	{ "camellia/ntt_t_camellia.txt", K_UNIFORM, 3840 }, { "camellia/camellia_modes_openssl.txt", K_UNIFORM, 65 },
+	{ "linux-testmgr-derived/camellia_ecb.txt", K_UNIFORM, 4 }, { "linux-testmgr-derived/camellia_cbc.txt", K_UNIFORM, 3 },
+	{ "linux-testmgr-derived/camellia_ctr.txt", K_UNIFORM, 3 }, { "linux-testmgr-derived/camellia_xts.txt", K_UNIFORM, 5 },
+	{ "wycheproof/camellia_cmac_test.json", K_WYCHE, 311 }, { "wycheproof/camellia_cbc_pkcs5_test.json", K_WYCHE, 216 },
 };
 
 int main(int argc, char **argv)

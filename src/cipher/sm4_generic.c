@@ -2,6 +2,7 @@
  * Specification: GB/T 32907-2016 (also draft-ribose-cfrg-sm4, ISO/IEC 18033-3:2010/Amd 1:2021). */
 
 #include "drivers.h"
+#include "gf256_tower.h"
 
 /* ---- The S-box as a Boolean circuit ---------------------------------------------
  * No table: a secret byte must never pick a memory address. Instead the S-box
@@ -26,97 +27,20 @@
  *     tower field, the isomorphism Phi (x^i -> beta^i) gives A1 = Phi * A,
  *     c1 = Phi * C, A2 = A * Phi^-1, c2 = C. Of the 64 candidates, M = 9 (w*z + 1),
  *     beta = 0x8b needs the fewest XORs in A1 and A2 (39).
- *  4. Q maps the tower byte a1*y + a0 to M*a1^2 + a0^2, the linear part of the
- *     norm a1^2*M + a1*a0 + a0^2 that the inversion needs. */
+ *  4. The tower and its inversion circuit are gf256_tower.h's, shared with Camellia. */
 #define SM4_A1 0x26, 0x72, 0xa4, 0x18, 0x57, 0x40, 0x84, 0x7f
 #define SM4_K  0x75757575u   /* k = A1^-1 * c1 = A^-1 * C = 0x75 in every byte (c1 = 0xea) */
 #define SM4_A2 0x55, 0x41, 0x76, 0xd1, 0x8a, 0x2a, 0x03, 0x2f
 #define SM4_C2 0xd3
-#define SM4_Q0 0xfb
-#define SM4_Q1 0xa6
-#define SM4_Q2 0x2c
-#define SM4_Q3 0x18
-
-/* Bit `j` of the constant row `m` selects plane v[j]; with m a literal the masks
- * fold away and only the XORs remain. */
-#define SM4_SEL(m, j, v) ((UINT64_C(0) - (((m) >> (j)) & 1u)) & (v)[j])
-#define SM4_LIN(m, v) (SM4_SEL(m, 0, v) ^ SM4_SEL(m, 1, v) ^ SM4_SEL(m, 2, v) ^ SM4_SEL(m, 3, v) ^ \
-                       SM4_SEL(m, 4, v) ^ SM4_SEL(m, 5, v) ^ SM4_SEL(m, 6, v) ^ SM4_SEL(m, 7, v))
-#define SM4_BIT(c, i) (UINT64_C(0) - (((c) >> (i)) & 1u))
-/* out = M * in + c for the 8x8 matrix with rows m0..m7; written out in full so
- * that every row is a literal (the extra level expands SM4_A1 into its rows). */
-#define SM4_AFFINE(...) SM4_AFFINE_(__VA_ARGS__)
-#define SM4_AFFINE_(out, in, c, m0, m1, m2, m3, m4, m5, m6, m7) do { \
-	out[0] = SM4_LIN(m0, in) ^ SM4_BIT(c, 0); out[1] = SM4_LIN(m1, in) ^ SM4_BIT(c, 1); \
-	out[2] = SM4_LIN(m2, in) ^ SM4_BIT(c, 2); out[3] = SM4_LIN(m3, in) ^ SM4_BIT(c, 3); \
-	out[4] = SM4_LIN(m4, in) ^ SM4_BIT(c, 4); out[5] = SM4_LIN(m5, in) ^ SM4_BIT(c, 5); \
-	out[6] = SM4_LIN(m6, in) ^ SM4_BIT(c, 6); out[7] = SM4_LIN(m7, in) ^ SM4_BIT(c, 7); \
-} while (0)
-
-struct gf4 { uint64_t h, l; };        /* h*w + l */
-struct gf16 { struct gf4 h, l; };     /* h*z + l */
-
-static inline struct gf4 gf4_add(struct gf4 a, struct gf4 b)
-{
-	return (struct gf4){ a.h ^ b.h, a.l ^ b.l };
-}
-
-/* Karatsuba: three ANDs; w^2 = w + 1. */
-static inline struct gf4 gf4_mul(struct gf4 a, struct gf4 b)
-{
-	uint64_t t = (a.h ^ a.l) & (b.h ^ b.l), hh = a.h & b.h, ll = a.l & b.l;
-	return (struct gf4){ t ^ ll, hh ^ ll };
-}
-
-/* Squaring is linear in GF(4), and since a^3 = 1 it is also the inverse. */
-static inline struct gf4 gf4_sq(struct gf4 a)
-{
-	return (struct gf4){ a.h, a.h ^ a.l };
-}
-
-static inline struct gf4 gf4_mulw(struct gf4 a)
-{
-	return (struct gf4){ a.h ^ a.l, a.h };
-}
-
-static inline struct gf16 gf16_add(struct gf16 a, struct gf16 b)
-{
-	return (struct gf16){ gf4_add(a.h, b.h), gf4_add(a.l, b.l) };
-}
-
-/* z^2 = z + w */
-static inline struct gf16 gf16_mul(struct gf16 a, struct gf16 b)
-{
-	struct gf4 hh = gf4_mul(a.h, b.h), ll = gf4_mul(a.l, b.l);
-	struct gf4 t = gf4_mul(gf4_add(a.h, a.l), gf4_add(b.h, b.l));
-	return (struct gf16){ gf4_add(t, ll), gf4_add(gf4_mulw(hh), ll) };
-}
-
-/* (b1 z + b0)^-1 = (b1 z + b0 + b1) / N with the norm N = b1^2 w + b1 b0 + b0^2. */
-static inline struct gf16 gf16_inv(struct gf16 b)
-{
-	struct gf4 n = gf4_add(gf4_add(gf4_mulw(gf4_sq(b.h)), gf4_mul(b.h, b.l)), gf4_sq(b.l));
-	struct gf4 ni = gf4_sq(n);
-	return (struct gf16){ gf4_mul(ni, b.h), gf4_mul(ni, gf4_add(b.l, b.h)) };
-}
 
 /* The S-box on 64 bytes at once: plane v[j] holds bit j of each byte. */
 static inline void sm4_sbox(uint64_t v[8])
 {
 	uint64_t t[8], o[8];
 
-	SM4_AFFINE(t, v, 0, SM4_A1);
-
-	/* (a1 y + a0)^-1 = (a1 y + a0 + a1) / (a1^2 M + a1 a0 + a0^2) */
-	struct gf16 hi = { { t[7], t[6] }, { t[5], t[4] } }, lo = { { t[3], t[2] }, { t[1], t[0] } };
-	struct gf16 q = { { SM4_LIN(SM4_Q3, t), SM4_LIN(SM4_Q2, t) }, { SM4_LIN(SM4_Q1, t), SM4_LIN(SM4_Q0, t) } };
-	struct gf16 norm = gf16_add(q, gf16_mul(hi, lo));
-	struct gf16 ni = gf16_inv(norm);
-	struct gf16 oh = gf16_mul(ni, hi), ol = gf16_mul(ni, gf16_add(hi, lo));
-	o[7] = oh.h.h; o[6] = oh.h.l; o[5] = oh.l.h; o[4] = oh.l.l;
-	o[3] = ol.h.h; o[2] = ol.h.l; o[1] = ol.l.h; o[0] = ol.l.l;
-
-	SM4_AFFINE(v, o, SM4_C2, SM4_A2);
+	BC_GF_AFFINE(t, v, 0, SM4_A1);
+	bc_gf256_tower_inv(o, t);
+	BC_GF_AFFINE(v, o, SM4_C2, SM4_A2);
 }
 
 /* ---- Bitsliced layout -------------------------------------------------------------
@@ -174,22 +98,6 @@ static inline uint32_t squeeze32(uint64_t x)
 	return (uint32_t)(x | x >> 16);
 }
 
-#define SM4_SWAP(a, b, m, s) do { uint64_t t_ = ((a) >> (s) ^ (b)) & (m); (b) ^= t_; (a) ^= t_ << (s); } while (0)
-
-/* Transposes the 8x8 bit matrix in every byte column of v[0..7]: afterwards
- * v[j] bit 8t + i is what was bit j of byte t of v[i]. Its own inverse. */
-static inline void transpose8(uint64_t v[8])
-{
-	for (int i = 0; i < 8; i += 2)
-		SM4_SWAP(v[i], v[i + 1], UINT64_C(0x5555555555555555), 1);
-	for (int i = 0; i < 8; i += 4) {
-		SM4_SWAP(v[i], v[i + 2], UINT64_C(0x3333333333333333), 2);
-		SM4_SWAP(v[i + 1], v[i + 3], UINT64_C(0x3333333333333333), 2);
-	}
-	for (int i = 0; i < 4; i++)
-		SM4_SWAP(v[i], v[i + 4], UINT64_C(0x0f0f0f0f0f0f0f0f), 4);
-}
-
 #define SM4_MAX_BLOCKS 16
 
 struct sm4_ctx {
@@ -206,7 +114,7 @@ static void sm4_load(uint64_t x[4][8], const uint8_t *src, size_t n)
 			uint64_t hi = i + 8 < n ? spread32(bc_load_le32(src + 16 * (i + 8) + 4 * w)) : 0;
 			x[w][i] = lo | hi << 8;
 		}
-		transpose8(x[w]);
+		bc_gf_transpose8(x[w]);
 	}
 }
 
@@ -215,7 +123,7 @@ static void sm4_store(uint8_t *dst, uint64_t x[4][8], size_t n)
 {
 	for (int w = 0; w < 4; w++) {
 		uint64_t *v = x[3 - w];
-		transpose8(v);
+		bc_gf_transpose8(v);
 		for (size_t i = 0; i < 8 && i < n; i++) {
 			bc_store_le32(dst + 16 * i + 4 * w, squeeze32(v[i]));
 			if (i + 8 < n)

@@ -9,6 +9,7 @@ const struct bc_cipher_alg *const bc_cipher_drivers[] = {
 	&bc_des3_ede_generic,
 	&bc_twofish_generic,
 	&bc_serpent_generic,
+	&bc_camellia_generic,
 #if defined(__x86_64__) || defined(__i386__)
 	/* x86 AES */
 	&bc_aes_aesni,
@@ -33,6 +34,10 @@ const struct bc_cipher_alg *const bc_cipher_drivers[] = {
 #if defined(__x86_64__)
 	/* x86-64 Twofish */
 	&bc_twofish_avx512,
+#endif
+#if defined(__x86_64__)
+	/* x86-64 Camellia */
+	&bc_camellia_gfni_avx512,
 #endif
 #endif
 #if defined(__aarch64__)
@@ -73,6 +78,11 @@ const struct bc_skcipher_alg *const bc_skcipher_drivers[] = {
 	/* x86-64 Serpent */
 	&bc_ecb_serpent_avx2, &bc_cbc_serpent_avx2, &bc_ctr_serpent_avx2, &bc_xts_serpent_avx2,
 	&bc_ecb_serpent_avx512, &bc_cbc_serpent_avx512, &bc_ctr_serpent_avx512, &bc_xts_serpent_avx512,
+#endif
+#if defined(__x86_64__)
+	/* x86-64 Camellia */
+	&bc_ecb_camellia_gfni_avx512, &bc_cbc_camellia_gfni_avx512, &bc_ctr_camellia_gfni_avx512,
+	&bc_xts_camellia_gfni_avx512,
 #endif
 #endif
 #if defined(__aarch64__)

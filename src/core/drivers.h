@@ -13,6 +13,7 @@ extern const struct bc_cipher_alg bc_des_avx2, bc_des3_ede_avx2;   /* x86 */
 extern const struct bc_cipher_alg bc_des_avx512, bc_des3_ede_avx512;   /* x86-64 */
 extern const struct bc_cipher_alg bc_twofish_generic;
 extern const struct bc_cipher_alg bc_serpent_generic;
+extern const struct bc_cipher_alg bc_camellia_generic;
 extern const struct bc_shash_alg bc_sha256_generic;
 extern const struct bc_shash_alg bc_sm3_generic;
 extern const struct bc_shash_alg bc_ghash_generic;
@@ -64,6 +65,12 @@ extern const struct bc_aead_alg bc_gcm_sm4_gfni_avx512;
 extern const struct bc_cipher_alg bc_twofish_avx512;
 extern const struct bc_skcipher_alg bc_ecb_twofish_avx512, bc_cbc_twofish_avx512, bc_ctr_twofish_avx512,
        bc_xts_twofish_avx512;
+#endif
+#if defined(__x86_64__)
+/* x86-64 Camellia with GFNI on zmm (src/arch/x86/camellia_gfni_avx512.c) */
+extern const struct bc_cipher_alg bc_camellia_gfni_avx512;
+extern const struct bc_skcipher_alg bc_ecb_camellia_gfni_avx512, bc_cbc_camellia_gfni_avx512, bc_ctr_camellia_gfni_avx512,
+       bc_xts_camellia_gfni_avx512;
 #endif
 /* x86 hashes with SHA-NI, AVX2, AVX and AVX-512 (src/arch/x86/sha256_*.c, sm3_avx*.c) */
 extern const struct bc_shash_alg bc_sha256_ni, bc_sha256_avx2;

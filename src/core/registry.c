@@ -70,11 +70,13 @@ static const char *const algorithm_names[] = {
 	"ccm(aes)", "ccm(sm4)",
 	"des", "des3_ede", "ecb(des)", "cbc(des)", "ctr(des)", "ecb(des3_ede)", "cbc(des3_ede)", "ctr(des3_ede)",
 	"cmac(des3_ede)",
-	"lrw(aes)", "lrw(sm4)", "lrw(twofish)", "lrw(serpent)",
+	"lrw(aes)", "lrw(sm4)", "lrw(twofish)", "lrw(serpent)", "lrw(camellia)",
 	"twofish", "ecb(twofish)", "cbc(twofish)", "ctr(twofish)", "cts(cbc(twofish))", "xts(twofish)",
 	"essiv(cbc(twofish),sha256)", "gcm(twofish)", "cmac(twofish)", "xcbc(twofish)", "cbcmac(twofish)",
 	"serpent", "ecb(serpent)", "cbc(serpent)", "ctr(serpent)", "cts(cbc(serpent))", "xts(serpent)",
 	"essiv(cbc(serpent),sha256)", "gcm(serpent)", "cmac(serpent)", "xcbc(serpent)", "cbcmac(serpent)",
+	"camellia", "ecb(camellia)", "cbc(camellia)", "ctr(camellia)", "cts(cbc(camellia))", "xts(camellia)",
+	"essiv(cbc(camellia),sha256)", "gcm(camellia)", "cmac(camellia)", "xcbc(camellia)", "cbcmac(camellia)",
 };
 #define N_ALGNAMES (sizeof(algorithm_names) / sizeof(algorithm_names[0]))
 

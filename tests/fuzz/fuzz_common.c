@@ -76,6 +76,11 @@ struct fz_alg fz_algs[] = {
 	{ .name = "ecb(twofish)" }, { .name = "cbc(twofish)" }, { .name = "ctr(twofish)" }, { .name = "cts(cbc(twofish))" },
 	{ .name = "xts(twofish)" }, { .name = "essiv(cbc(twofish),sha256)" }, { .name = "gcm(twofish)" },
 	{ .name = "cmac(twofish)" }, { .name = "xcbc(twofish)" }, { .name = "cbcmac(twofish)" },
+	{ .name = "ecb(camellia)" }, { .name = "cbc(camellia)" }, { .name = "ctr(camellia)" }, { .name = "cts(cbc(camellia))" },
+	{ .name = "xts(camellia)" }, { .name = "gcm(camellia)" }, { .name = "cmac(camellia)" },
+	{ .name = "ecb(serpent)" }, { .name = "cbc(serpent)" }, { .name = "ctr(serpent)" }, { .name = "cts(cbc(serpent))" },
+	{ .name = "xts(serpent)" }, { .name = "gcm(serpent)" }, { .name = "cmac(serpent)" }, { .name = "lrw(serpent)" },
+	{ .name = "lrw(twofish)" },
 };
 const size_t fz_nalgs = sizeof(fz_algs) / sizeof(fz_algs[0]);
 
@@ -164,6 +169,7 @@ void fz_setup(void)
 	for (size_t i = 0; i < fz_nalgs; i++) {
 		struct fz_alg *a = &fz_algs[i];
 		const char *cipher = strstr(a->name, "sm4") ? "sm4" : strstr(a->name, "twofish") ? "twofish"
+				     : strstr(a->name, "serpent") ? "serpent" : strstr(a->name, "camellia") ? "camellia"
 				     : strstr(a->name, "des3_ede") ? "des3_ede" : strstr(a->name, "(des)") ? "des" : "aes";
 		struct cipher_list cl = { .name = cipher };
 		char pre[16];

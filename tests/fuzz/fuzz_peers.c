@@ -33,12 +33,14 @@ static int ossl_cipher(const char *c, enum mode m, const uint8_t *key, size_t ke
 	EVP_CIPHER_CTX *x;
 	int ok, n1 = 0, n2 = 0;
 
-	if (!strcmp(c, "twofish"))
-		return -1;   /* OpenSSL has no Twofish: libgcrypt alone is compared */
+	if (!strcmp(c, "twofish") || !strcmp(c, "serpent"))
+		return -1;   /* OpenSSL has no Twofish or Serpent: libgcrypt alone is compared */
 	if (!strcmp(c, "sm4"))
 		snprintf(name, sizeof(name), "SM4-%s", mname[m]);
 	else if (!strcmp(c, "des") || !strcmp(c, "des3_ede"))   /* single DES: the legacy provider; no CTR */
 		snprintf(name, sizeof(name), "%s-%s", !strcmp(c, "des") ? "DES" : "DES-EDE3", mname[m]);
+	else if (!strcmp(c, "camellia"))   /* no XTS in OpenSSL: -1, libgcrypt alone */
+		snprintf(name, sizeof(name), "CAMELLIA-%zu-%s", (m == XTS ? keylen / 2 : keylen) * 8, mname[m]);
 	else
 		snprintf(name, sizeof(name), "AES-%zu-%s", (m == XTS ? keylen / 2 : keylen) * 8, mname[m]);
 	ci = EVP_CIPHER_fetch(NULL, name, NULL);
@@ -75,6 +77,8 @@ static int ossl_aead(const char *c, int ccm, const uint8_t *key, size_t keylen, 
 		return -1;
 	if (!strcmp(c, "sm4"))
 		snprintf(name, sizeof(name), "SM4-%s", ccm ? "CCM" : "GCM");
+	else if (!strcmp(c, "camellia"))   /* OpenSSL has neither: -1, libgcrypt alone */
+		snprintf(name, sizeof(name), "CAMELLIA-%zu-%s", keylen * 8, ccm ? "CCM" : "GCM");
 	else
 		snprintf(name, sizeof(name), "AES-%zu-%s", keylen * 8, ccm ? "CCM" : "GCM");
 	ci = EVP_CIPHER_fetch(NULL, name, NULL);
@@ -117,12 +121,14 @@ static int ossl_cmac(const char *c, const uint8_t *key, size_t keylen, const uin
 
 	if (!m)
 		return -1;
-	if (!strcmp(c, "twofish")) {
+	if (!strcmp(c, "twofish") || !strcmp(c, "serpent")) {
 		EVP_MAC_free(m);
 		return -1;
 	}
 	if (!strcmp(c, "des3_ede"))
 		snprintf(name, sizeof(name), "DES-EDE3-CBC");
+	else if (!strcmp(c, "camellia"))
+		snprintf(name, sizeof(name), "CAMELLIA-%zu-CBC", keylen * 8);
 	else
 		snprintf(name, sizeof(name), !strcmp(c, "sm4") ? "SM4-CBC" : "AES-%zu-CBC", keylen * 8);
 	OSSL_PARAM p[] = { OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_CIPHER, name, 0), OSSL_PARAM_construct_end() };
@@ -171,10 +177,15 @@ static int gc_algo(const char *c, size_t keylen)
 		return GCRY_CIPHER_SM4;
 	if (!strcmp(c, "twofish"))   /* libgcrypt's Twofish takes 128- and 256-bit keys */
 		return keylen == 16 ? GCRY_CIPHER_TWOFISH128 : keylen == 32 ? GCRY_CIPHER_TWOFISH : -1;
+	if (!strcmp(c, "serpent"))   /* libgcrypt's Serpent takes 128-, 192- and 256-bit keys */
+		return keylen == 16 ? GCRY_CIPHER_SERPENT128 : keylen == 24 ? GCRY_CIPHER_SERPENT192
+		       : keylen == 32 ? GCRY_CIPHER_SERPENT256 : -1;
 	if (!strcmp(c, "des"))
 		return GCRY_CIPHER_DES;
 	if (!strcmp(c, "des3_ede"))
 		return GCRY_CIPHER_3DES;
+	if (!strcmp(c, "camellia"))
+		return keylen == 16 ? GCRY_CIPHER_CAMELLIA128 : keylen == 24 ? GCRY_CIPHER_CAMELLIA192 : GCRY_CIPHER_CAMELLIA256;
 	return keylen == 16 ? GCRY_CIPHER_AES128 : keylen == 24 ? GCRY_CIPHER_AES192 : GCRY_CIPHER_AES256;
 }
 
@@ -248,7 +259,8 @@ static int gc_cmac(const char *c, const uint8_t *key, size_t keylen, const uint8
 	gcry_error_t e;
 
 	if (gcry_mac_open(&h, !strcmp(c, "sm4") ? GCRY_MAC_CMAC_SM4 : !strcmp(c, "des3_ede") ? GCRY_MAC_CMAC_3DES
-				: !strcmp(c, "twofish") ? GCRY_MAC_CMAC_TWOFISH : GCRY_MAC_CMAC_AES, 0, NULL))
+				: !strcmp(c, "twofish") ? GCRY_MAC_CMAC_TWOFISH : !strcmp(c, "camellia") ? GCRY_MAC_CMAC_CAMELLIA
+				: !strcmp(c, "serpent") ? GCRY_MAC_CMAC_SERPENT : GCRY_MAC_CMAC_AES, 0, NULL))
 		return -1;
 	e = gcry_mac_setkey(h, key, keylen);
 	if (!e)
@@ -559,7 +571,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;   /* no peer has GHASH alone (gcm covers it) or LRW */
 	drv = a->cand[fz_u8(&f) % a->ncand];
 	c = strstr(a->name, "sm4") || !strcmp(a->name, "sm3") ? "sm4" : strstr(a->name, "twofish") ? "twofish"
-	    : strstr(a->name, "des3_ede") ? "des3_ede" : strstr(a->name, "(des)") ? "des" : "aes";
+	    : strstr(a->name, "des3_ede") ? "des3_ede" : strstr(a->name, "(des)") ? "des" : strstr(a->name, "camellia") ? "camellia"
+	    : strstr(a->name, "serpent") ? "serpent" : "aes";
 	while (nks < 4 && a->keysizes[nks])
 		nks++;
 	keylen = nks ? a->keysizes[fz_u8(&f) % nks] : 0;

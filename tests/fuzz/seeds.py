@@ -13,14 +13,21 @@ ALGS = ["ecb(aes)", "cbc(aes)", "ctr(aes)", "cts(cbc(aes))", "xts(aes)", "essiv(
         "sha1", "sha224", "sha384", "sha512", "md5", "ccm(aes)", "ccm(sm4)",
         "hmac(sha256)", "hmac(sm3)", "hmac(sha1)", "hmac(sha512)",
         "ecb(des)", "cbc(des)", "ctr(des)", "ecb(des3_ede)", "cbc(des3_ede)", "ctr(des3_ede)", "cmac(des3_ede)",
-        "lrw(aes)", "lrw(sm4)"]
+        "lrw(aes)", "lrw(sm4)",
+        "ecb(camellia)", "cbc(camellia)", "ctr(camellia)", "cts(cbc(camellia))", "xts(camellia)", "gcm(camellia)",
+        "cmac(camellia)",
+        "ecb(twofish)", "cbc(twofish)", "ctr(twofish)", "cts(cbc(twofish))", "xts(twofish)",
+        "essiv(cbc(twofish),sha256)", "gcm(twofish)", "cmac(twofish)", "xcbc(twofish)", "cbcmac(twofish)",
+        "ecb(serpent)", "cbc(serpent)", "ctr(serpent)", "cts(cbc(serpent))", "xts(serpent)", "gcm(serpent)",
+        "cmac(serpent)", "lrw(serpent)", "lrw(twofish)"]
 HASHES = ("sha256", "sm3", "ghash", "sha1", "sha224", "sha384", "sha512", "md5")
 TAGS = [4, 8, 12, 13, 14, 15, 16]
 CCM_TAGS = [4, 6, 8, 10, 12, 14, 16]
 
 
 def keysizes(alg):
-    for prefix, sizes in (("xts(aes)", [32, 48, 64]), ("xts(sm4)", [32]), ("essiv(cbc(aes)", [16, 24, 32]),
+    for prefix, sizes in (("xts(aes)", [32, 48, 64]), ("xts(sm4)", [32]), ("xts(camellia)", [32, 48, 64]),
+                          ("xts(twofish)", [32, 48, 64]), ("xts(serpent)", [32, 48, 64]), ("essiv(cbc(aes)", [16, 24, 32]),
                           ("essiv(cbc(sm4)", [16]), ("ghash", [16]), ("hmac(", [1, 20, 32, 64]),
                           ("(des3_ede)", [24]), ("(des)", [8]), ("lrw(sm4)", [32]), ("lrw(", [32, 40, 48])):
         if prefix in alg:
