@@ -381,35 +381,62 @@ BC_X86_INLINE BC_X86_AVX512 __m512i xts512_mul_xk(__m512i t, __m512i k)
 	                                 _mm512_clmulepi64_epi128(out, poly, 0x01), 0x96);
 }
 
+/* Each 128-bit lane times x^(8 b), 1 <= b <= 7 (a constant): the lane
+ * shifted by b bytes, the b bytes it loses multiplied by 0x87 into its low
+ * half. Byte shifts and VPCLMULQDQ only: on Intel cores the 64-bit shifts
+ * of xts512_mul_xk issue on the port the 512-bit AES instructions need. */
+BC_X86_INLINE BC_X86_AVX512 __m512i xts512_mul_x8b(__m512i t, const int b)
+{
+	const __m512i poly = _mm512_set_epi64(0, 0x87, 0, 0x87, 0, 0x87, 0, 0x87);
+
+	return _mm512_xor_si512(_mm512_bslli_epi128(t, b), _mm512_clmulepi64_epi128(_mm512_bsrli_epi128(t, 16 - b), poly,
+	                                                                             0x00));
+}
+
+/* What is left after the whole batches: 1..32 blocks in one masked batch of
+ * regs = (left + 3) / 4 registers (a constant per call site). */
+BC_X86_INLINE BC_X86_AVX512 void xts512_left(const uint8_t (*rk)[16], const unsigned nr, const int enc,
+                                             const __m512i *tw, const uint8_t *src, uint8_t *dst, size_t left)
+{
+#define LEFT(N) z_batch(rk, nr, enc, Z_XTS, NULL, tw, src, dst, N, 1, left)
+	BC_X86_CASES_1_8((left + 3) / 4, LEFT);
+#undef LEFT
+}
+
 /* Blocks 0..n-1 (n >= 1) from src to dst, block 0's tweak t: whole
- * batches, then what is left in one masked batch of four or eight
- * registers. Returns the tweak of block n. rk: the encryption or the
- * decryption keys. */
+ * batches, then what is left in one masked batch of as many registers as
+ * it fills. With want, returns the tweak of block n, else
+ * t. rk: the encryption or the decryption keys. */
 BC_X86_INLINE BC_X86_AVX512 __m128i xts512_blocks(const uint8_t (*rk)[16], const unsigned nr, const int enc,
-                                                  __m128i t, const uint8_t *src, uint8_t *dst, size_t n)
+                                                  __m128i t, const uint8_t *src, uint8_t *dst, size_t n,
+                                                  const int want)
 {
 	__m512i tw[Z_REGS];
-	size_t left;
+	size_t left = n;
 	unsigned i;
 
-	/* lanes T, T x, T x^2, T x^3, then each register four blocks on */
+	/* lanes T, T x, T x^2, T x^3; the next register T x^4..; the others
+	 * those two times x^8, x^16, x^24 */
 	tw[0] = xts512_mul_xk(_mm512_broadcast_i32x4(t), _mm512_set_epi64(3, 3, 2, 2, 1, 1, 0, 0));
+	tw[1] = xts512_mul_xk(tw[0], _mm512_set1_epi64(4));
 	_Pragma("GCC unroll 8")
-	for (i = 1; i < Z_REGS; i++)
-		tw[i] = xts512_mul_xk(tw[0], _mm512_set1_epi64(4 * i));
-	for (left = n; left >= Z_BLOCKS; left -= Z_BLOCKS) {
+	for (i = 2; i < Z_REGS; i++)
+		tw[i] = xts512_mul_x8b(tw[i & 1], (int)(i / 2));
+	while (left >= Z_BLOCKS) {
 		z_batch(rk, nr, enc, Z_XTS, NULL, tw, src, dst, Z_REGS, 0, Z_BLOCKS);
-		_Pragma("GCC unroll 8")
-		for (i = 0; i < Z_REGS; i++)
-			tw[i] = xts512_mul_xk(tw[i], _mm512_set1_epi64(Z_BLOCKS));
+		left -= Z_BLOCKS;
 		src += 16 * Z_BLOCKS;
 		dst += 16 * Z_BLOCKS;
+		if (!left && !want)
+			return t;
+		/* each register 32 blocks on: x^32 */
+		_Pragma("GCC unroll 8")
+		for (i = 0; i < Z_REGS; i++)
+			tw[i] = xts512_mul_x8b(tw[i], 4);
 	}
-	if (left > Z_BLOCKS / 2)
-		z_batch(rk, nr, enc, Z_XTS, NULL, tw, src, dst, Z_REGS, 1, left);
-	else if (left)
-		z_batch(rk, nr, enc, Z_XTS, NULL, tw, src, dst, Z_REGS / 2, 1, left);
-	return bc_x86_xts_tweak_at(_mm512_castsi512_si128(tw[0]), left);
+	if (left)
+		xts512_left(rk, nr, enc, tw, src, dst, left);
+	return want ? bc_x86_xts_tweak_at(_mm512_castsi512_si128(tw[0]), left) : t;
 }
 
 BC_X86_INLINE BC_X86_AVX512 void xts512(const struct bc_aes_x86_xts_ctx *c, const uint8_t *iv, const uint8_t *src,
@@ -424,7 +451,7 @@ BC_X86_INLINE BC_X86_AVX512 void xts512(const struct bc_aes_x86_xts_ctx *c, cons
 	/* blocks n, n+1 are disjoint from the rest: dst == src works */
 	if (early)
 		bc_aes_x86_xts_steal(rk, nr, enc, bc_x86_xts_tweak_at(t, n), src + 16 * n, dst + 16 * n, rest);
-	t = xts512_blocks(rk, nr, enc, t, src, dst, n);
+	t = xts512_blocks(rk, nr, enc, t, src, dst, n, rest && !early);
 	if (rest && !early)
 		bc_aes_x86_xts_steal(rk, nr, enc, t, src + 16 * n, dst + 16 * n, rest);
 }
