@@ -360,9 +360,10 @@ static BC_X86_AVX512 int zctr_crypt(const void *ctx, uint8_t *iv, const uint8_t 
  * stealing is bc_aes_x86_xts_steal's, inline; messages of under XTS512_MIN
  * blocks go to the ymm driver's code (bc_aes_vaes_xts_crypt).
  */
-/* Stealing runs first, its two dependent AES latencies under the batches,
- * when its tweak is at most this many blocks away (x^56 per step); else
- * last, with the tweak the batches leave. */
+/* Decryption's stealing runs first, its two dependent AES latencies under
+ * the batches, when its tweak is at most this many blocks away (x^56 per
+ * step); else last, with the tweak the batches leave. Encryption's runs
+ * last, on the ciphertext of the batches' last block. */
 #define XTS512_STEAL_EARLY_MAX 448
 /* Shorter messages (in blocks) go to the ymm driver whole: a mostly empty
  * zmm batch costs as much as a full one. */
@@ -429,10 +430,16 @@ BC_X86_INLINE BC_X86_AVX512 __m128i xts512_blocks(const uint8_t (*rk)[16], const
 		dst += 16 * Z_BLOCKS;
 		if (!left && !want)
 			return t;
-		/* each register 32 blocks on: x^32 */
-		_Pragma("GCC unroll 8")
-		for (i = 0; i < Z_REGS; i++)
-			tw[i] = xts512_mul_x8b(tw[i], 4);
+		/* each register 32 blocks on: x^32 (spelled out: as a loop, gcc
+		 * kept the tweaks in memory) */
+		tw[0] = xts512_mul_x8b(tw[0], 4);
+		tw[1] = xts512_mul_x8b(tw[1], 4);
+		tw[2] = xts512_mul_x8b(tw[2], 4);
+		tw[3] = xts512_mul_x8b(tw[3], 4);
+		tw[4] = xts512_mul_x8b(tw[4], 4);
+		tw[5] = xts512_mul_x8b(tw[5], 4);
+		tw[6] = xts512_mul_x8b(tw[6], 4);
+		tw[7] = xts512_mul_x8b(tw[7], 4);
 	}
 	if (left)
 		xts512_left(rk, nr, enc, tw, src, dst, left);
@@ -448,6 +455,15 @@ BC_X86_INLINE BC_X86_AVX512 void xts512(const struct bc_aes_x86_xts_ctx *c, cons
 	const uint8_t (*k2)[16] = c->k2.rk, (*rk)[16] = enc ? c->k1.enc.rk : c->k1.dk;
 	__m128i t = _mm_aesenclast_si128(bc_aes_x86_xts_t_open(k2, nr, iv), bc_aes_x86_rk(k2, nr));
 
+	if (enc) {
+		/* every whole block in the batches, the last one's ciphertext
+		 * then read back for the stealing: one AES after them, not two */
+		t = xts512_blocks(rk, nr, enc, t, src, dst, len / 16, rest != 0);
+		if (rest)
+			bc_aes_x86_store(dst + 16 * n, bc_aes_x86_xts1(rk, nr, enc, t, bc_aes_x86_xts_swap(
+			                 bc_aes_x86_load(dst + 16 * n), src + 16 * n, dst + 16 * n, rest)));
+		return;
+	}
 	/* blocks n, n+1 are disjoint from the rest: dst == src works */
 	if (early)
 		bc_aes_x86_xts_steal(rk, nr, enc, bc_x86_xts_tweak_at(t, n), src + 16 * n, dst + 16 * n, rest);
