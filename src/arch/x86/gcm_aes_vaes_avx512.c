@@ -233,6 +233,16 @@ BC_X86_INLINE BC_X86_GCM512 __mmask64 z_bytes(size_t len, unsigned j)
 	return len >= 64 * (size_t)(j + 1) ? ~(__mmask64)0 : len > 64 * (size_t)j ? ((__mmask64)1 << (len - 64 * j)) - 1 : 0;
 }
 
+/* Register j of a tail of len bytes in regs = (len + 63) / 64 registers:
+ * masked only when it is the last and not whole. A masked store is not
+ * forwarded to a later load of its bytes (the next operation on a buffer
+ * worked in place): on Intel cores that load waits for the store to reach
+ * the cache. */
+BC_X86_INLINE BC_X86_GCM512 int z_whole(size_t len, unsigned j, unsigned regs)
+{
+	return j + 1 < regs || len % 64 == 0;
+}
+
 /* acc folded with the nb (0..64) reflected blocks in v (zeros after them;
  * room for one register more) and the length block put after them: one
  * group, or two when they fill all 64 powers. */
@@ -269,7 +279,8 @@ BC_X86_INLINE BC_X86_GCM512 __m128i z_tail(const struct gcm512_ctx *g, __m128i a
 
 	_Pragma("GCC unroll 16")
 	for (unsigned j = 0; j < regs; j++)
-		p[j] = _mm512_maskz_loadu_epi8(z_bytes(len, j), src + 64 * j);
+		p[j] = z_whole(len, j, regs) ? _mm512_loadu_si512(src + 64 * j)
+		                             : _mm512_maskz_loadu_epi8(z_bytes(len, j), src + 64 * j);
 	if (!enc) {
 		_Pragma("GCC unroll 16")
 		for (unsigned j = 0; j < regs; j++)
@@ -305,10 +316,14 @@ BC_X86_INLINE BC_X86_GCM512 __m128i z_tail(const struct gcm512_ctx *g, __m128i a
 	key = z_rk(rk, nr);
 	_Pragma("GCC unroll 16")
 	for (unsigned j = 0; j < regs; j++) {
-		__mmask64 mj = z_bytes(len, j);
-		__m512i c = _mm512_maskz_mov_epi8(mj, _mm512_aesenclast_epi128(x[j], _mm512_xor_si512(key, p[j])));
+		__m512i c = _mm512_aesenclast_epi128(x[j], _mm512_xor_si512(key, p[j]));
 
-		_mm512_mask_storeu_epi8(dst + 64 * j, mj, c);
+		if (z_whole(len, j, regs)) {
+			_mm512_storeu_si512(dst + 64 * j, c);
+		} else {
+			c = _mm512_maskz_mov_epi8(z_bytes(len, j), c);
+			_mm512_mask_storeu_epi8(dst + 64 * j, z_bytes(len, j), c);
+		}
 		v[j] = _mm512_shuffle_epi8(c, bswap);
 	}
 	if (enc) {
