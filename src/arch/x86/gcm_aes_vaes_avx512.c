@@ -255,6 +255,55 @@ BC_X86_INLINE BC_X86_GCM512 __m128i z_ghash_last(const struct gcm512_ctx *g, __m
 	return z_ghash(g, z_ghash(g, acc, v, 4), v + 1, nb - 3);
 }
 
+/* The last round of registers a..b-1 (key: K_Nr), stored to dst, and
+ * reflected into v. */
+BC_X86_INLINE BC_X86_GCM512 void z_tail_out(__m512i key, const __m512i *x, const __m512i *p, uint8_t *dst, __m512i *v,
+                                            size_t len, const unsigned regs, const unsigned a, const unsigned b,
+                                            __m512i bswap)
+{
+	_Pragma("GCC unroll 16")
+	for (unsigned j = a; j < b; j++) {
+		__m512i c = _mm512_aesenclast_epi128(x[j], _mm512_xor_si512(key, p[j]));
+
+		if (z_whole(len, j, regs)) {
+			_mm512_storeu_si512(dst + 64 * j, c);
+		} else {
+			c = _mm512_maskz_mov_epi8(z_bytes(len, j), c);
+			_mm512_mask_storeu_epi8(dst + 64 * j, z_bytes(len, j), c);
+		}
+		v[j] = _mm512_shuffle_epi8(c, bswap);
+	}
+}
+
+/* Registers a..b-1 of the tail (regs registers, len bytes) from their
+ * counter blocks x through AES, XORed onto the text p into dst and,
+ * reflected, into v for GHASH; with j0 (not NULL), J0 beside them, E_K(J0)
+ * returned in it. */
+BC_X86_INLINE BC_X86_GCM512 void z_tail_aes(const uint8_t (*rk)[16], const unsigned nr, __m512i *x, const __m512i *p,
+                                            uint8_t *dst, __m512i *v, size_t len, const unsigned regs,
+                                            const unsigned a, const unsigned b, __m128i *j0)
+{
+	const __m512i bswap = z_bswap();
+	__m512i key = z_rk(rk, 0);
+	__m128i t = j0 ? _mm_xor_si128(*j0, _mm512_castsi512_si128(key)) : _mm_setzero_si128();
+
+	_Pragma("GCC unroll 16")
+	for (unsigned j = a; j < b; j++)
+		x[j] = _mm512_xor_si512(x[j], key);
+	for (unsigned r = 1; r < nr; r++) {
+		key = z_rk(rk, r);
+		if (j0)
+			t = _mm_aesenc_si128(t, _mm512_castsi512_si128(key));
+		_Pragma("GCC unroll 16")
+		for (unsigned j = a; j < b; j++)
+			x[j] = _mm512_aesenc_epi128(x[j], key);
+	}
+	key = z_rk(rk, nr);
+	if (j0)
+		*j0 = _mm_aesenclast_si128(t, _mm512_castsi512_si128(key));
+	z_tail_out(key, x, p, dst, v, len, regs, a, b, bswap);
+}
+
 /*
  * The last 0..1023 bytes (regs = (len + 63) / 64 registers, a constant per
  * call site) with E_K(J0), the GHASH of the stride before them when
@@ -274,7 +323,7 @@ BC_X86_INLINE BC_X86_GCM512 __m128i z_tail(const struct gcm512_ctx *g, __m128i a
 	const uint8_t (*rk)[16] = g->c.aes.rk;
 	const unsigned nr = g->c.aes.rounds, nb = (unsigned)(len + 15) / 16;
 	const __m512i bswap = z_bswap();
-	__m512i x[Z_REGS + 1], p[Z_REGS], v[Z_REGS + 1], key;
+	__m512i x[Z_REGS + 1], p[Z_REGS], v[Z_REGS + 1];
 	__m128i j0 = st->j0;
 
 	_Pragma("GCC unroll 16")
@@ -298,34 +347,23 @@ BC_X86_INLINE BC_X86_GCM512 __m128i z_tail(const struct gcm512_ctx *g, __m128i a
 				v[j] = _mm512_shuffle_epi8(_mm512_loadu_si512(pend + 64 * j), bswap);
 			acc = z_ghash(g, acc, v, Z_POWERS);
 		}
-		key = z_rk(rk, 0);
+		/* the first half first: its ciphertext is hashed while the
+		 * second half's rounds run */
 		z_ctrs(x, ctr4, regs, 0);
-		j0 = _mm_xor_si128(j0, _mm512_castsi512_si128(key));
-		_Pragma("GCC unroll 16")
-		for (unsigned j = 0; j < regs; j++)
-			x[j] = _mm512_xor_si512(x[j], key);
-		for (unsigned r = 1; r < nr; r++) {
-			key = z_rk(rk, r);
-			j0 = _mm_aesenc_si128(j0, _mm512_castsi512_si128(key));
-			_Pragma("GCC unroll 16")
-			for (unsigned j = 0; j < regs; j++)
-				x[j] = _mm512_aesenc_epi128(x[j], key);
-		}
-		*ej0 = _mm_aesenclast_si128(j0, _mm512_castsi512_si128(z_rk(rk, nr)));
-	}
-	key = z_rk(rk, nr);
-	_Pragma("GCC unroll 16")
-	for (unsigned j = 0; j < regs; j++) {
-		__m512i c = _mm512_aesenclast_epi128(x[j], _mm512_xor_si512(key, p[j]));
-
-		if (z_whole(len, j, regs)) {
-			_mm512_storeu_si512(dst + 64 * j, c);
+		if (regs > 2) {
+			z_tail_aes(rk, nr, x, p, dst, v, len, regs, 0, regs / 2, NULL);
+			z_tail_aes(rk, nr, x, p, dst, v, len, regs, regs / 2, regs, &j0);
 		} else {
-			c = _mm512_maskz_mov_epi8(z_bytes(len, j), c);
-			_mm512_mask_storeu_epi8(dst + 64 * j, z_bytes(len, j), c);
+			z_tail_aes(rk, nr, x, p, dst, v, len, regs, 0, regs, &j0);
 		}
-		v[j] = _mm512_shuffle_epi8(c, bswap);
+		*ej0 = j0;
+		if (enc) {
+			v[regs] = _mm512_setzero_si512();
+			return z_ghash_last(g, acc, v, nb, lens);
+		}
+		return acc;
 	}
+	z_tail_out(z_rk(rk, nr), x, p, dst, v, len, regs, 0, regs, bswap);
 	if (enc) {
 		v[regs] = _mm512_setzero_si512();
 		acc = z_ghash_last(g, acc, v, nb, lens);
