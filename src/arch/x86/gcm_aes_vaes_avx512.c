@@ -227,6 +227,17 @@ BC_X86_INLINE BC_X86_GCM512 __m128i z_ghash(const struct gcm512_ctx *g, __m128i 
 	return z_reduce(lo, hi, mid);
 }
 
+/* acc folded with the 64 ciphertext blocks at c, one reduction. */
+BC_X86_INLINE BC_X86_GCM512 __m128i z_ghash_at(const struct gcm512_ctx *g, __m128i acc, const uint8_t *c)
+{
+	__m512i v[Z_REGS];
+
+	_Pragma("GCC unroll 16")
+	for (int j = 0; j < Z_REGS; j++)
+		v[j] = _mm512_shuffle_epi8(_mm512_loadu_si512(c + 64 * j), z_bswap());
+	return z_ghash(g, acc, v, Z_POWERS);
+}
+
 /* The bytes of register j that len (public) covers. */
 BC_X86_INLINE BC_X86_GCM512 __mmask64 z_bytes(size_t len, unsigned j)
 {
@@ -341,19 +352,17 @@ BC_X86_INLINE BC_X86_GCM512 __m128i z_tail(const struct gcm512_ctx *g, __m128i a
 		acc = z_woven(g, acc, x, ctr4, pend, nr, st->ctr_public);
 		*ej0 = bc_aes_x86_enc1(&g->c.aes, j0);
 	} else {
-		if (pend) {
-			_Pragma("GCC unroll 16")
-			for (int j = 0; j < Z_REGS; j++)
-				v[j] = _mm512_shuffle_epi8(_mm512_loadu_si512(pend + 64 * j), bswap);
-			acc = z_ghash(g, acc, v, Z_POWERS);
-		}
-		/* the first half first: its ciphertext is hashed while the
-		 * second half's rounds run */
+		/* the first half first: its ciphertext (and the stride before)
+		 * is hashed while the second half's rounds run */
 		z_ctrs(x, ctr4, regs, 0);
 		if (regs > 2) {
 			z_tail_aes(rk, nr, x, p, dst, v, len, regs, 0, regs / 2, NULL);
+			if (pend)
+				acc = z_ghash_at(g, acc, pend);
 			z_tail_aes(rk, nr, x, p, dst, v, len, regs, regs / 2, regs, &j0);
 		} else {
+			if (pend)
+				acc = z_ghash_at(g, acc, pend);
 			z_tail_aes(rk, nr, x, p, dst, v, len, regs, 0, regs, &j0);
 		}
 		*ej0 = j0;
@@ -390,14 +399,8 @@ static __attribute__((noinline)) BC_X86_GCM512 __m128i z_last(const struct gcm51
 
 	switch ((left + 63) / 64) {
 	case 0:
-		if (pend) {
-			__m512i v[Z_REGS];
-
-			_Pragma("GCC unroll 16")
-			for (int j = 0; j < Z_REGS; j++)
-				v[j] = _mm512_shuffle_epi8(_mm512_loadu_si512(pend + 64 * j), z_bswap());
-			acc = z_ghash(g, acc, v, Z_POWERS);
-		}
+		if (pend)
+			acc = z_ghash_at(g, acc, pend);
 		*ej0 = bc_aes_x86_enc1(&g->c.aes, st->j0);
 		s = bc_ghash_x86_group(&g->c.gh, acc, &lens, 1);
 		break;
