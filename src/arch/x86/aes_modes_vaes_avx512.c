@@ -217,8 +217,9 @@ BC_X86_INLINE BC_X86_AVX512 __mmask64 zctr_mask(size_t bytes, unsigned i)
  * src into dst, the source folded into the last round key. mask (a
  * constant): Z_ALL, every byte of every register; Z_EACH, only the first
  * `bytes` bytes, each register masked (a batch's tail); Z_LAST, only the
- * last register masked, to its bytes - 64 (regs - 1) bytes (one pass of a
- * short message, whose other registers are full). */
+ * last register masked, to its bytes - 64 (regs - 1) bytes, and not at all
+ * when it is whole (one pass of a short message, whose other registers are
+ * full; see z_masked for why). */
 enum { Z_ALL, Z_EACH, Z_LAST };
 
 BC_X86_INLINE BC_X86_AVX512 void zctr_aes(const uint8_t (*rk)[16], const unsigned nr, __m512i *x, const uint8_t *src,
@@ -392,10 +393,11 @@ BC_X86_INLINE BC_X86_AVX512 __m512i xts512_mul_xk(__m512i t, __m512i k)
 	                                 _mm512_clmulepi64_epi128(out, poly, 0x01), 0x96);
 }
 
-/* Each 128-bit lane times x^(8 b), 1 <= b <= 7 (a constant): the lane
- * shifted by b bytes, the b bytes it loses multiplied by 0x87 into its low
- * half. Byte shifts and VPCLMULQDQ only: on Intel cores the 64-bit shifts
- * of xts512_mul_xk issue on the port the 512-bit AES instructions need. */
+/* Each 128-bit lane times x^(8 b), 1 <= b <= 7 (a constant; the batches
+ * step by x^32): the lane shifted by b bytes, the b bytes it loses
+ * multiplied by 0x87 into its low half. Byte shifts and VPCLMULQDQ only:
+ * on Intel cores the 64-bit shifts of xts512_mul_xk issue on the port the
+ * 512-bit AES instructions need. */
 BC_X86_INLINE BC_X86_AVX512 __m512i xts512_mul_x8b(__m512i t, const int b)
 {
 	const __m512i poly = _mm512_set_epi64(0, 0x87, 0, 0x87, 0, 0x87, 0, 0x87);
@@ -415,10 +417,9 @@ BC_X86_INLINE BC_X86_AVX512 void xts512_left(const uint8_t (*rk)[16], const unsi
 }
 
 /* Blocks 0..n-1 (n >= 1) from src to dst, block 0's tweak t (in every
- * lane): whole
- * batches, then what is left in one masked batch of as many registers as
- * it fills. With want, returns the tweak of block n, else
- * t. rk: the encryption or the decryption keys. */
+ * lane): whole batches, then what is left in one batch of as many
+ * registers as it fills. With want, returns the tweak of block n, else t.
+ * rk: the encryption or the decryption keys. */
 BC_X86_INLINE BC_X86_AVX512 __m128i xts512_blocks(const uint8_t (*rk)[16], const unsigned nr, const int enc,
                                                   __m512i t, const uint8_t *src, uint8_t *dst, size_t n,
                                                   const int want)
