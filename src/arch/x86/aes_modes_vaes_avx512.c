@@ -29,6 +29,16 @@ BC_X86_INLINE BC_X86_AVX512 __mmask8 z_mask(size_t blocks, unsigned i)
 	return blocks >= 4 * (i + 1) ? 0xff : blocks > 4 * i ? (__mmask8)((1u << (2 * (blocks - 4 * i))) - 1) : 0;
 }
 
+/* Whether register i of a batch of regs moves masked: masked 0, none; 1,
+ * all (some may lie wholly past the blocks); 2, only the last of the
+ * (blocks + 3) / 4, and only when it is not whole: a masked store is not
+ * forwarded to a later load of its bytes (the next operation on a buffer
+ * worked in place), which on Intel cores waits for it to reach the cache. */
+BC_X86_INLINE BC_X86_AVX512 int z_masked(const int masked, unsigned i, unsigned regs, size_t blocks)
+{
+	return masked == 1 || (masked == 2 && i + 1 == regs && blocks % 4);
+}
+
 BC_X86_INLINE BC_X86_AVX512 __m512i z_load(const uint8_t *p, const int masked, __mmask8 m)
 {
 	return masked ? _mm512_maskz_loadu_epi64(m, p) : _mm512_loadu_si512(p);
@@ -44,7 +54,7 @@ BC_X86_INLINE BC_X86_AVX512 void z_store(uint8_t *p, const int masked, __mmask8 
 
 /* ---- one batch of blocks, for ecb, cbc decryption and xts -------------------------------
  * Registers 0..regs-1 of four blocks from src through AES to dst; with
- * masked, only the first `blocks` blocks are read and written. mode (a
+ * masked (z_masked), only the first `blocks` blocks are read and written. mode (a
  * constant): Z_ECB; Z_CBC, block j XORed after AES with ciphertext block
  * j-1, read with one load straddling two registers' blocks (the first
  * register's from the chaining value *prev and its own blocks), *prev then
@@ -65,9 +75,9 @@ BC_X86_INLINE BC_X86_AVX512 void z_batch(const uint8_t (*rk)[16], const unsigned
 	key = z_rk(rk, 0);
 	_Pragma("GCC unroll 8")
 	for (i = 0; i < regs; i++) {
-		x[i] = z_load(src + 64 * i, masked, z_mask(blocks, i));
+		x[i] = z_load(src + 64 * i, z_masked(masked, i, regs, blocks), z_mask(blocks, i));
 		if (mode == Z_CBC)
-			p[i] = i ? z_load(src + 64 * i - 16, masked, z_mask(blocks, i))
+			p[i] = i ? z_load(src + 64 * i - 16, z_masked(masked, i, regs, blocks), z_mask(blocks, i))
 			         : _mm512_alignr_epi64(x[0], _mm512_broadcast_i32x4(*prev), 6);
 		if (mode == Z_XTS)
 			p[i] = tw[i];
@@ -87,7 +97,7 @@ BC_X86_INLINE BC_X86_AVX512 void z_batch(const uint8_t (*rk)[16], const unsigned
 	for (i = 0; i < regs; i++) {
 		__m512i kl = mode == Z_ECB ? key : _mm512_xor_si512(key, p[i]);
 
-		z_store(dst + 64 * i, masked, z_mask(blocks, i),
+		z_store(dst + 64 * i, z_masked(masked, i, regs, blocks), z_mask(blocks, i),
 		        enc ? _mm512_aesenclast_epi128(x[i], kl) : _mm512_aesdeclast_epi128(x[i], kl));
 	}
 }
@@ -207,8 +217,9 @@ BC_X86_INLINE BC_X86_AVX512 __mmask64 zctr_mask(size_t bytes, unsigned i)
  * src into dst, the source folded into the last round key. mask (a
  * constant): Z_ALL, every byte of every register; Z_EACH, only the first
  * `bytes` bytes, each register masked (a batch's tail); Z_LAST, only the
- * last register masked, to its bytes - 64 (regs - 1) bytes (one pass of a
- * short message, whose other registers are full). */
+ * last register masked, to its bytes - 64 (regs - 1) bytes, and not at all
+ * when it is whole (one pass of a short message, whose other registers are
+ * full; see z_masked for why). */
 enum { Z_ALL, Z_EACH, Z_LAST };
 
 BC_X86_INLINE BC_X86_AVX512 void zctr_aes(const uint8_t (*rk)[16], const unsigned nr, __m512i *x, const uint8_t *src,
@@ -236,7 +247,7 @@ BC_X86_INLINE BC_X86_AVX512 void zctr_aes(const uint8_t (*rk)[16], const unsigne
 	key = z_rk(rk, nr);
 	_Pragma("GCC unroll 8")
 	for (i = 0; i < regs; i++) {
-		if (mask == Z_EACH || (mask == Z_LAST && i + 1 == regs)) {
+		if (mask == Z_EACH || (mask == Z_LAST && i + 1 == regs && bytes % 64)) {
 			x[i] = _mm512_aesenclast_epi128(x[i], _mm512_xor_si512(key, _mm512_maskz_loadu_epi8(m[i], src + 64 * i)));
 			_mm512_mask_storeu_epi8(dst + 64 * i, m[i], x[i]);
 		} else {
@@ -360,9 +371,10 @@ static BC_X86_AVX512 int zctr_crypt(const void *ctx, uint8_t *iv, const uint8_t 
  * stealing is bc_aes_x86_xts_steal's, inline; messages of under XTS512_MIN
  * blocks go to the ymm driver's code (bc_aes_vaes_xts_crypt).
  */
-/* Stealing runs first, its two dependent AES latencies under the batches,
- * when its tweak is at most this many blocks away (x^56 per step); else
- * last, with the tweak the batches leave. */
+/* Decryption's stealing runs first, its two dependent AES latencies under
+ * the batches, when its tweak is at most this many blocks away (x^56 per
+ * step); else last, with the tweak the batches leave. Encryption's runs
+ * last, on the ciphertext of the batches' last block. */
 #define XTS512_STEAL_EARLY_MAX 448
 /* Shorter messages (in blocks) go to the ymm driver whole: a mostly empty
  * zmm batch costs as much as a full one. */
@@ -381,35 +393,82 @@ BC_X86_INLINE BC_X86_AVX512 __m512i xts512_mul_xk(__m512i t, __m512i k)
 	                                 _mm512_clmulepi64_epi128(out, poly, 0x01), 0x96);
 }
 
-/* Blocks 0..n-1 (n >= 1) from src to dst, block 0's tweak t: whole
- * batches, then what is left in one masked batch of four or eight
- * registers. Returns the tweak of block n. rk: the encryption or the
- * decryption keys. */
+/* Each 128-bit lane times x^(8 b), 1 <= b <= 7 (a constant; the batches
+ * step by x^32): the lane shifted by b bytes, the b bytes it loses
+ * multiplied by 0x87 into its low half. Byte shifts and VPCLMULQDQ only:
+ * on Intel cores the 64-bit shifts of xts512_mul_xk issue on the port the
+ * 512-bit AES instructions need. */
+BC_X86_INLINE BC_X86_AVX512 __m512i xts512_mul_x8b(__m512i t, const int b)
+{
+	const __m512i poly = _mm512_set_epi64(0, 0x87, 0, 0x87, 0, 0x87, 0, 0x87);
+
+	return _mm512_xor_si512(_mm512_bslli_epi128(t, b), _mm512_clmulepi64_epi128(_mm512_bsrli_epi128(t, 16 - b), poly,
+	                                                                             0x00));
+}
+
+/* What is left after the whole batches: 1..32 blocks in one masked batch of
+ * regs = (left + 3) / 4 registers (a constant per call site). */
+BC_X86_INLINE BC_X86_AVX512 void xts512_left(const uint8_t (*rk)[16], const unsigned nr, const int enc,
+                                             const __m512i *tw, const uint8_t *src, uint8_t *dst, size_t left)
+{
+#define LEFT(N) z_batch(rk, nr, enc, Z_XTS, NULL, tw, src, dst, N, 2, left)
+	BC_X86_CASES_1_8((left + 3) / 4, LEFT);
+#undef LEFT
+}
+
+/* Blocks 0..n-1 (n >= 1) from src to dst, block 0's tweak t (in every
+ * lane): whole batches, then what is left in one batch of as many
+ * registers as it fills. With want, returns the tweak of block n, else t.
+ * rk: the encryption or the decryption keys. */
 BC_X86_INLINE BC_X86_AVX512 __m128i xts512_blocks(const uint8_t (*rk)[16], const unsigned nr, const int enc,
-                                                  __m128i t, const uint8_t *src, uint8_t *dst, size_t n)
+                                                  __m512i t, const uint8_t *src, uint8_t *dst, size_t n,
+                                                  const int want)
 {
 	__m512i tw[Z_REGS];
-	size_t left;
+	size_t left = n;
 	unsigned i;
 
-	/* lanes T, T x, T x^2, T x^3, then each register four blocks on */
-	tw[0] = xts512_mul_xk(_mm512_broadcast_i32x4(t), _mm512_set_epi64(3, 3, 2, 2, 1, 1, 0, 0));
+	/* register i: lanes T x^(4i)..T x^(4i+3), each straight from T, so
+	 * that all eight are ready together */
 	_Pragma("GCC unroll 8")
-	for (i = 1; i < Z_REGS; i++)
-		tw[i] = xts512_mul_xk(tw[0], _mm512_set1_epi64(4 * i));
-	for (left = n; left >= Z_BLOCKS; left -= Z_BLOCKS) {
+	for (i = 0; i < Z_REGS; i++)
+		tw[i] = xts512_mul_xk(t, _mm512_add_epi64(_mm512_set1_epi64(4 * i), _mm512_set_epi64(3, 3, 2, 2, 1, 1, 0, 0)));
+	while (left >= Z_BLOCKS) {
 		z_batch(rk, nr, enc, Z_XTS, NULL, tw, src, dst, Z_REGS, 0, Z_BLOCKS);
-		_Pragma("GCC unroll 8")
-		for (i = 0; i < Z_REGS; i++)
-			tw[i] = xts512_mul_xk(tw[i], _mm512_set1_epi64(Z_BLOCKS));
+		left -= Z_BLOCKS;
 		src += 16 * Z_BLOCKS;
 		dst += 16 * Z_BLOCKS;
+		if (!left && !want)
+			return _mm512_castsi512_si128(t);
+		/* each register 32 blocks on: x^32 (spelled out: as a loop, gcc
+		 * kept the tweaks in memory) */
+		tw[0] = xts512_mul_x8b(tw[0], 4);
+		tw[1] = xts512_mul_x8b(tw[1], 4);
+		tw[2] = xts512_mul_x8b(tw[2], 4);
+		tw[3] = xts512_mul_x8b(tw[3], 4);
+		tw[4] = xts512_mul_x8b(tw[4], 4);
+		tw[5] = xts512_mul_x8b(tw[5], 4);
+		tw[6] = xts512_mul_x8b(tw[6], 4);
+		tw[7] = xts512_mul_x8b(tw[7], 4);
 	}
-	if (left > Z_BLOCKS / 2)
-		z_batch(rk, nr, enc, Z_XTS, NULL, tw, src, dst, Z_REGS, 1, left);
-	else if (left)
-		z_batch(rk, nr, enc, Z_XTS, NULL, tw, src, dst, Z_REGS / 2, 1, left);
-	return bc_x86_xts_tweak_at(_mm512_castsi512_si128(tw[0]), left);
+	if (left)
+		xts512_left(rk, nr, enc, tw, src, dst, left);
+	return want ? bc_x86_xts_tweak_at(_mm512_castsi512_si128(tw[0]), left) : _mm512_castsi512_si128(t);
+}
+
+/* The first tweak E_K2(iv) in every lane, computed there: no shuffle
+ * between it and the tweaks of the batches. The IV comes in as two 8-byte
+ * broadcasts (see bc_aes_x86_load_iv). */
+BC_X86_INLINE BC_X86_AVX512 __m512i xts512_t(const uint8_t (*k2)[16], const unsigned nr, const uint8_t *iv)
+{
+	__m512i t = _mm512_mask_blend_epi64(0xaa, _mm512_set1_epi64((long long)bc_load_le64(iv)),
+	                                    _mm512_set1_epi64((long long)bc_load_le64(iv + 8)));
+
+	t = _mm512_xor_si512(t, z_rk(k2, 0));
+	_Pragma("GCC unroll 14")
+	for (unsigned r = 1; r < nr; r++)
+		t = _mm512_aesenc_epi128(t, z_rk(k2, r));
+	return _mm512_aesenclast_epi128(t, z_rk(k2, nr));
 }
 
 BC_X86_INLINE BC_X86_AVX512 void xts512(const struct bc_aes_x86_xts_ctx *c, const uint8_t *iv, const uint8_t *src,
@@ -418,13 +477,24 @@ BC_X86_INLINE BC_X86_AVX512 void xts512(const struct bc_aes_x86_xts_ctx *c, cons
 	/* the whole blocks here; with stealing the last one goes with the rest */
 	size_t rest = len % 16, n = len / 16 - (rest != 0);
 	const int early = rest && n <= XTS512_STEAL_EARLY_MAX;
-	const uint8_t (*k2)[16] = c->k2.rk, (*rk)[16] = enc ? c->k1.enc.rk : c->k1.dk;
-	__m128i t = _mm_aesenclast_si128(bc_aes_x86_xts_t_open(k2, nr, iv), bc_aes_x86_rk(k2, nr));
+	const uint8_t (*rk)[16] = enc ? c->k1.enc.rk : c->k1.dk;
+	__m512i tz = xts512_t(c->k2.rk, nr, iv);
+	__m128i t;
 
+	if (enc) {
+		/* every whole block in the batches, the last one's ciphertext
+		 * then read back for the stealing: one AES after them, not two */
+		t = xts512_blocks(rk, nr, enc, tz, src, dst, len / 16, rest != 0);
+		if (rest)
+			bc_aes_x86_store(dst + 16 * n, bc_aes_x86_xts1(rk, nr, enc, t, bc_aes_x86_xts_swap(
+			                 bc_aes_x86_load(dst + 16 * n), src + 16 * n, dst + 16 * n, rest)));
+		return;
+	}
 	/* blocks n, n+1 are disjoint from the rest: dst == src works */
 	if (early)
-		bc_aes_x86_xts_steal(rk, nr, enc, bc_x86_xts_tweak_at(t, n), src + 16 * n, dst + 16 * n, rest);
-	t = xts512_blocks(rk, nr, enc, t, src, dst, n);
+		bc_aes_x86_xts_steal(rk, nr, enc, bc_x86_xts_tweak_at(_mm512_castsi512_si128(tz), n), src + 16 * n,
+		                     dst + 16 * n, rest);
+	t = xts512_blocks(rk, nr, enc, tz, src, dst, n, rest && !early);
 	if (rest && !early)
 		bc_aes_x86_xts_steal(rk, nr, enc, t, src + 16 * n, dst + 16 * n, rest);
 }

@@ -234,19 +234,27 @@ BC_X86_INLINE BC_X86_AES __m128i bc_aes_x86_xts1(const uint8_t (*rk)[16], const 
  * ending at the message's end whose first bytes the last store then
  * rewrites, so nothing outside src and dst is touched. Only rest, a public
  * length, picks an address (the shift controls); the secret bytes move
- * through PSHUFB and PBLENDVB, and t * x is a mask, not a branch. */
+ * through PSHUFB and PBLENDVB, and t * x is a mask, not a branch.
+ * bc_aes_x86_xts_swap is the part after the whole block's AES (its result
+ * x): the short output stored, the block for the second AES returned. */
+BC_X86_INLINE BC_X86_AES __m128i bc_aes_x86_xts_swap(__m128i x, const uint8_t *src, uint8_t *dst, size_t rest)
+{
+	const __m128i down = bc_aes_x86_load(bc_aes_x86_xts_shift + 32 - rest);
+	const __m128i up = bc_aes_x86_load(bc_aes_x86_xts_shift + rest);
+	__m128i tail = bc_x86_load_part(src + 16, rest);
+
+	bc_aes_x86_store(dst + rest, _mm_shuffle_epi8(x, up));
+	return _mm_blendv_epi8(tail, x, down);
+}
 BC_X86_INLINE BC_X86_AES __m128i bc_aes_x86_xts_steal1(const uint8_t (*rk)[16], const unsigned nr, const int enc,
                                                        __m128i t, const uint8_t *src, uint8_t *dst, size_t rest,
                                                        __m128i *t2)
 {
-	const __m128i down = bc_aes_x86_load(bc_aes_x86_xts_shift + 32 - rest);
-	const __m128i up = bc_aes_x86_load(bc_aes_x86_xts_shift + rest);
-	__m128i next = bc_x86_xts_mul_x(t, bc_x86_xts_mask()), tail = bc_x86_load_part(src + 16, rest), x;
+	__m128i next = bc_x86_xts_mul_x(t, bc_x86_xts_mask());
+	__m128i x = bc_aes_x86_xts1(rk, nr, enc, enc ? t : next, bc_aes_x86_load(src));
 
-	x = bc_aes_x86_xts1(rk, nr, enc, enc ? t : next, bc_aes_x86_load(src));
 	*t2 = enc ? next : t;
-	bc_aes_x86_store(dst + rest, _mm_shuffle_epi8(x, up));
-	return _mm_blendv_epi8(tail, x, down);
+	return bc_aes_x86_xts_swap(x, src, dst, rest);
 }
 BC_X86_INLINE BC_X86_AES void bc_aes_x86_xts_steal(const uint8_t (*rk)[16], const unsigned nr, const int enc, __m128i t,
                                                    const uint8_t *src, uint8_t *dst, size_t rest)
