@@ -129,7 +129,14 @@ SHA512X_INLINE BC_X86_AVX2_BMI2 void rounds(uint64_t st[8], const uint64_t *wk, 
 	st[4] += e; st[5] += f; st[6] += g; st[7] += h;
 }
 
+/* Single blocks: the rounds above with the schedule made as they go, in
+ * general registers (the portable code's, sha512.h). */
+static BC_X86_AVX2_BMI2 void sha512x_blocks(uint64_t st[8], const uint8_t *p, size_t nblocks)
+{
+	BC_SHA512_COMPRESS_BODY(SHA512X_ROUNDS8);
+}
+
 /* compress: pairs of blocks through the rounds above (sha_avx2.h). */
-BC_SHA_AVX2_PAIRS(sha512x_compress, uint64_t, 128, 8, 8, 40, 2, bc_sha512_compress_generic)
+BC_SHA_AVX2_PAIRS(sha512x_compress, uint64_t, 128, 8, 8, 40, 2, sha512x_blocks)
 
 #endif
