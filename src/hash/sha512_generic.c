@@ -39,7 +39,7 @@ const uint64_t bc_sha512_k[80] = {
 
 void bc_sha512_compress_generic(uint64_t st[8], const uint8_t *p, size_t nblocks)
 {
-	BC_SHA512_COMPRESS_BODY(BC_SHA512_ROUNDS8);
+	BC_SHA512_COMPRESS_BODY(BC_SHA512_ROUND);
 }
 
 BC_SHA512_SHASH(sha512_generic, sha384_generic, "sha512-generic", "sha384-generic", 100, 0, bc_sha512_compress_generic);

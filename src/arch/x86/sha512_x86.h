@@ -91,16 +91,6 @@ SHA512X_INLINE BC_X86_AVX2_BMI2 void sched_step(__m256i x[8], struct wk_pair *wk
 		bc = ab_;                                                                      \
 	} while (0)
 
-#define SHA512X_ROUNDS8(i, WK)                                     \
-	SHA512X_ROUND(a, b, c, d, e, f, g, h, WK((i) + 0));        \
-	SHA512X_ROUND(h, a, b, c, d, e, f, g, WK((i) + 1));        \
-	SHA512X_ROUND(g, h, a, b, c, d, e, f, WK((i) + 2));        \
-	SHA512X_ROUND(f, g, h, a, b, c, d, e, WK((i) + 3));        \
-	SHA512X_ROUND(e, f, g, h, a, b, c, d, WK((i) + 4));        \
-	SHA512X_ROUND(d, e, f, g, h, a, b, c, WK((i) + 5));        \
-	SHA512X_ROUND(c, d, e, f, g, h, a, b, WK((i) + 6));        \
-	SHA512X_ROUND(b, c, d, e, f, g, h, a, WK((i) + 7))
-
 /* The 80 rounds of one block from wk (a wk_pair's v or v + 2). With next,
  * the schedule of the next pair (p0, p1) is made in between, four steps
  * after each of the first eight groups of eight rounds. Both loops are
@@ -118,7 +108,7 @@ SHA512X_INLINE BC_X86_AVX2_BMI2 void rounds(uint64_t st[8], const uint64_t *wk, 
 #define WK(i) wk[((i) >> 1) * 4 + ((i) & 1)]
 #pragma GCC unroll 10
 	for (int i = 0; i < 10; i++) {
-		SHA512X_ROUNDS8(8 * i, WK);
+		BC_SHA512_ROUNDS8_OF(SHA512X_ROUND, 8 * i, WK);
 		if (next && i < 8)
 #pragma GCC unroll 4
 			for (int j = 0; j < 4; j++)
@@ -133,7 +123,7 @@ SHA512X_INLINE BC_X86_AVX2_BMI2 void rounds(uint64_t st[8], const uint64_t *wk, 
  * general registers (the portable code's, sha512.h). */
 static BC_X86_AVX2_BMI2 void sha512x_blocks(uint64_t st[8], const uint8_t *p, size_t nblocks)
 {
-	BC_SHA512_COMPRESS_BODY(SHA512X_ROUNDS8);
+	BC_SHA512_COMPRESS_BODY(SHA512X_ROUND);
 }
 
 /* compress: pairs of blocks through the rounds above (sha_avx2.h). */
