@@ -139,6 +139,7 @@ const struct bc_shash_alg *const bc_shash_drivers[] = {
 	&bc_sha512_avx2, &bc_sha384_avx2,
 #if defined(__x86_64__)
 	&bc_sm3_avx, &bc_sm3_avx512,
+	&bc_sha512_avx512, &bc_sha384_avx512,
 #endif
 #endif
 #if defined(__aarch64__)

@@ -79,6 +79,7 @@ extern const struct bc_shash_alg bc_sha1_ni, bc_sha1_avx2, bc_sha224_ni, bc_sha2
 extern const struct bc_shash_alg bc_sha512_avx2, bc_sha384_avx2;
 #if defined(__x86_64__)
 extern const struct bc_shash_alg bc_sm3_avx, bc_sm3_avx512;
+extern const struct bc_shash_alg bc_sha512_avx512, bc_sha384_avx512;
 #endif
 #endif
 

@@ -36,16 +36,46 @@ static inline uint64_t bc_ror64(uint64_t x, unsigned n)
 		bc = ab_;                                                                      \
 	} while (0)
 
-/* Rounds i..i+7 over the caller's a..h and bc; WK(i) gives K[i] + W[i]. */
-#define BC_SHA512_ROUNDS8(i, WK)                                     \
-	BC_SHA512_ROUND(a, b, c, d, e, f, g, h, WK((i) + 0));        \
-	BC_SHA512_ROUND(h, a, b, c, d, e, f, g, WK((i) + 1));        \
-	BC_SHA512_ROUND(g, h, a, b, c, d, e, f, WK((i) + 2));        \
-	BC_SHA512_ROUND(f, g, h, a, b, c, d, e, WK((i) + 3));        \
-	BC_SHA512_ROUND(e, f, g, h, a, b, c, d, WK((i) + 4));        \
-	BC_SHA512_ROUND(d, e, f, g, h, a, b, c, WK((i) + 5));        \
-	BC_SHA512_ROUND(c, d, e, f, g, h, a, b, WK((i) + 6));        \
-	BC_SHA512_ROUND(b, c, d, e, f, g, h, a, WK((i) + 7))
+/* Rounds i..i+7 of ROUND (BC_SHA512_ROUND or an arch's of its form) over
+ * the caller's a..h and bc; WK(i) gives K[i] + W[i]. */
+#define BC_SHA512_ROUNDS8_OF(ROUND, i, WK)                           \
+	ROUND(a, b, c, d, e, f, g, h, WK((i) + 0));                  \
+	ROUND(h, a, b, c, d, e, f, g, WK((i) + 1));                  \
+	ROUND(g, h, a, b, c, d, e, f, WK((i) + 2));                  \
+	ROUND(f, g, h, a, b, c, d, e, WK((i) + 3));                  \
+	ROUND(e, f, g, h, a, b, c, d, WK((i) + 4));                  \
+	ROUND(d, e, f, g, h, a, b, c, WK((i) + 5));                  \
+	ROUND(c, d, e, f, g, h, a, b, WK((i) + 6));                  \
+	ROUND(b, c, d, e, f, g, h, a, WK((i) + 7))
+
+/* The message schedule (6.4.2 step 1) kept as a 16-word window w[], K[i]
+ * added: the WK of BC_SHA512_ROUNDS8_OF for rounds 0-15 (the words of block
+ * p) and 16-79. */
+#define BC_SHA512_LOADW(i) (bc_sha512_k[i] + (w[i] = bc_load_be64(p + 8 * (i))))
+#define BC_SHA512_SCHED(i) (bc_sha512_k[i] + (w[(i) & 15] += BC_SHA512_SSIG1(w[((i) - 2) & 15]) + w[((i) - 7) & 15] + \
+                                                        BC_SHA512_SSIG0(w[((i) - 15) & 15])))
+
+/* The body of a compress fn(st, p, nblocks) whose rounds make the schedule
+ * as they go, over ROUND (as BC_SHA512_ROUNDS8_OF). */
+#define BC_SHA512_COMPRESS_BODY(ROUND) do {                                                   \
+		uint64_t w[16];                                                                 \
+                                                                                                \
+		for (; nblocks; nblocks--, p += 128) {                                          \
+			uint64_t a = st[0], b = st[1], c = st[2], d = st[3];                    \
+			uint64_t e = st[4], f = st[5], g = st[6], h = st[7], bc = b ^ c;        \
+                                                                                                \
+			BC_SHA512_ROUNDS8_OF(ROUND, 0, BC_SHA512_LOADW);                        \
+			BC_SHA512_ROUNDS8_OF(ROUND, 8, BC_SHA512_LOADW);                        \
+			for (int i = 16; i < 80; i += 16) {                                     \
+				BC_SHA512_ROUNDS8_OF(ROUND, i, BC_SHA512_SCHED);                \
+				BC_SHA512_ROUNDS8_OF(ROUND, i + 8, BC_SHA512_SCHED);            \
+			}                                                                       \
+			st[0] += a; st[1] += b; st[2] += c; st[3] += d;                         \
+			st[4] += e; st[5] += f; st[6] += g; st[7] += h;                         \
+		}                                                                               \
+		/* The message may be a key. */                                                 \
+		bc_wipe(w, sizeof(w));                                                          \
+	} while (0)
 
 /* The sha512 and sha384 drivers of one compress: one core, two initial
  * values, the digest all eight words or the first six (6.5). */

@@ -37,31 +37,9 @@ const uint64_t bc_sha512_k[80] = {
 	0x4cc5d4becb3e42b6, 0x597f299cfc657e2a, 0x5fcb6fab3ad6faec, 0x6c44198c4a475817,
 };
 
-/* The message schedule (6.4.2 step 1) kept as a 16-word window. */
-#define SCHED(i) (bc_sha512_k[i] + (w[(i) & 15] += BC_SHA512_SSIG1(w[((i) - 2) & 15]) + w[((i) - 7) & 15] + \
-                                                BC_SHA512_SSIG0(w[((i) - 15) & 15])))
-
-#define LOADW(i) (bc_sha512_k[i] + (w[i] = bc_load_be64(p + 8 * (i))))
-
 void bc_sha512_compress_generic(uint64_t st[8], const uint8_t *p, size_t nblocks)
 {
-	uint64_t w[16];
-
-	for (; nblocks; nblocks--, p += 128) {
-		uint64_t a = st[0], b = st[1], c = st[2], d = st[3];
-		uint64_t e = st[4], f = st[5], g = st[6], h = st[7], bc = b ^ c;
-
-		BC_SHA512_ROUNDS8(0, LOADW);
-		BC_SHA512_ROUNDS8(8, LOADW);
-		for (int i = 16; i < 80; i += 16) {
-			BC_SHA512_ROUNDS8(i, SCHED);
-			BC_SHA512_ROUNDS8(i + 8, SCHED);
-		}
-		st[0] += a; st[1] += b; st[2] += c; st[3] += d;
-		st[4] += e; st[5] += f; st[6] += g; st[7] += h;
-	}
-	/* The message may be a key. */
-	bc_wipe(w, sizeof(w));
+	BC_SHA512_COMPRESS_BODY(BC_SHA512_ROUND);
 }
 
 BC_SHA512_SHASH(sha512_generic, sha384_generic, "sha512-generic", "sha384-generic", 100, 0, bc_sha512_compress_generic);
