@@ -95,6 +95,7 @@ struct impl {
 	bc_shash *sh;
 	EVP_CIPHER *ocipher;
 	EVP_CIPHER_CTX *octx;
+	OSSL_PARAM oparams[2];   /* every (re)initialisation's: SM4-XTS's standard, where settable */
 	EVP_MAC *omac;
 	EVP_MAC_CTX *omctx;
 	EVP_MD *omd;
@@ -249,6 +250,11 @@ static int ossl_open(struct impl *im)
 	im->octx = EVP_CIPHER_CTX_new();
 	if (!im->octx)
 		return -1;
+	/* OpenSSL 3.2 and later default SM4-XTS to GB/T 17964 and take IEEE 1619 (ours) through this
+	 * parameter; 3.0 has no parameter and only IEEE 1619. */
+	im->oparams[0] = im->oparams[1] = OSSL_PARAM_construct_end();
+	if (a->kind == XTS && OSSL_PARAM_locate_const(EVP_CIPHER_settable_ctx_params(im->ocipher), "xts_standard"))
+		im->oparams[0] = OSSL_PARAM_construct_utf8_string("xts_standard", (char *)"IEEE", 0);
 	if (a->kind == CCM) {
 		/* the nonce and tag lengths come before the key */
 		if (!EVP_CipherInit_ex2(im->octx, im->ocipher, NULL, NULL, 1, NULL) ||
@@ -256,7 +262,7 @@ static int ossl_open(struct impl *im)
 		    !EVP_CIPHER_CTX_ctrl(im->octx, EVP_CTRL_AEAD_SET_TAG, 16, NULL))
 			return -1;
 	}
-	if (!EVP_CipherInit_ex2(im->octx, a->kind == CCM ? NULL : im->ocipher, im->key, NULL, !decrypt, NULL))
+	if (!EVP_CipherInit_ex2(im->octx, a->kind == CCM ? NULL : im->ocipher, im->key, NULL, !decrypt, im->oparams))
 		return -1;
 	EVP_CIPHER_CTX_set_padding(im->octx, 0);
 	return 0;
@@ -296,7 +302,7 @@ static int ossl_op(struct impl *im, uint8_t *iv, const uint8_t *src, uint8_t *ds
 	case ECB:
 		return EVP_CipherUpdate(im->octx, dst, &n, src, (int)len) ? 0 : -1;
 	default:
-		return EVP_CipherInit_ex2(im->octx, NULL, NULL, iv, -1, NULL) &&
+		return EVP_CipherInit_ex2(im->octx, NULL, NULL, iv, -1, im->oparams) &&
 		       EVP_CipherUpdate(im->octx, dst, &n, src, (int)len) ? 0 : -1;
 	}
 }
