@@ -209,6 +209,7 @@ static const struct keyspec keyspecs[] = {
 	{ "xts(aes)", { 32, 48, 64 } },
 	{ "xts(sm4)", { 32 } },
 	{ "lrw(sm4)", { 32 } },
+	{ "lrw(serpent)", { 16, 32, 40, 48 } },   /* a key of 0 to 32 bytes and the tweak key */
 	{ "lrw(", { 32, 40, 48 } },   /* a 128/192/256-bit cipher key and the 16-byte tweak key */
 	{ "xts(twofish)", { 32, 48, 64 } },
 	{ "essiv(cbc(aes)", { 16, 24, 32 } },
@@ -240,11 +241,13 @@ void alg_key_sizes(const char *alg, unsigned out[4])
 }
 
 /* Serpent takes every key length up to 32 bytes (xts: two halves of equal
- * length), more than alg_key_sizes lists. */
+ * length; lrw: one followed by the 16-byte tweak key), more than alg_key_sizes lists. */
 int alg_key_any_ok(const char *alg, size_t len)
 {
 	if (strcmp(alg, "serpent") && !strstr(alg, "(serpent"))
 		return 0;
+	if (!strncmp(alg, "lrw(", 4))
+		return len >= 16 && len <= 48;
 	return !strncmp(alg, "xts(", 4) ? len % 2 == 0 && len <= 64 : len <= 32;
 }
 

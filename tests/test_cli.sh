@@ -323,6 +323,12 @@ while read -r alg key iv pt ct ad tag msg mac res <&3; do
 			continue
 		fi ;;
 	esac
+	if [ -z "$key" ] && [ -n "$pt" ]; then
+		# an empty key (serpent's, padded by the cipher) is the library's alone: the tool takes 1 to 1024 bytes
+		unhex "$pt" > "$T/in"
+		expect 2 "$alg vector (empty key refused by the tool)" "$BC" encrypt "$alg" --key ""
+		continue
+	fi
 	set -- --key "$key"
 	[ -n "$iv" ] && set -- "$@" --iv "$iv"
 	case $alg in
