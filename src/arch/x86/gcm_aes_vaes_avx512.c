@@ -227,6 +227,17 @@ BC_X86_INLINE BC_X86_GCM512 __m128i z_ghash(const struct gcm512_ctx *g, __m128i 
 	return z_reduce(lo, hi, mid);
 }
 
+/* acc folded with the stride of ciphertext at p, 64 blocks. */
+BC_X86_INLINE BC_X86_GCM512 __m128i z_ghash_stride(const struct gcm512_ctx *g, __m128i acc, const uint8_t *p)
+{
+	__m512i v[Z_REGS];
+
+	_Pragma("GCC unroll 16")
+	for (int j = 0; j < Z_REGS; j++)
+		v[j] = _mm512_shuffle_epi8(_mm512_loadu_si512(p + 64 * j), z_bswap());
+	return z_ghash(g, acc, v, Z_POWERS);
+}
+
 /* The bytes of register j that len (public) covers. */
 BC_X86_INLINE BC_X86_GCM512 __mmask64 z_bytes(size_t len, unsigned j)
 {
@@ -281,12 +292,8 @@ BC_X86_INLINE BC_X86_GCM512 __m128i z_tail(const struct gcm512_ctx *g, __m128i a
 		acc = z_woven(g, acc, x, ctr4, pend, nr, st->ctr_public);
 		*ej0 = bc_aes_x86_enc1(&g->c.aes, j0);
 	} else {
-		if (pend) {
-			_Pragma("GCC unroll 16")
-			for (int j = 0; j < Z_REGS; j++)
-				v[j] = _mm512_shuffle_epi8(_mm512_loadu_si512(pend + 64 * j), bswap);
-			acc = z_ghash(g, acc, v, Z_POWERS);
-		}
+		if (pend)
+			acc = z_ghash_stride(g, acc, pend);
 		key = z_rk(rk, 0);
 		z_ctrs(x, ctr4, regs, 0);
 		j0 = _mm_xor_si128(j0, _mm512_castsi512_si128(key));
@@ -330,14 +337,8 @@ static __attribute__((noinline)) BC_X86_GCM512 __m128i z_last(const struct gcm51
 {
 	switch ((left + 63) / 64) {
 	case 0:
-		if (pend) {
-			__m512i v[Z_REGS];
-
-			_Pragma("GCC unroll 16")
-			for (int j = 0; j < Z_REGS; j++)
-				v[j] = _mm512_shuffle_epi8(_mm512_loadu_si512(pend + 64 * j), z_bswap());
-			acc = z_ghash(g, acc, v, Z_POWERS);
-		}
+		if (pend)
+			acc = z_ghash_stride(g, acc, pend);
 		*ej0 = bc_aes_x86_enc1(&g->c.aes, st->j0);
 		return bc_ghash_x86_group(&g->c.gh, acc, &lens, 1);
 	case 1: return z_tail(g, acc, ctr4, st, src, dst, left, lens, enc, pend, ej0, 1);
@@ -359,23 +360,27 @@ static __attribute__((noinline)) BC_X86_GCM512 __m128i z_last(const struct gcm51
 	}
 }
 
-/* The whole strides, then the tail. nr a constant. */
-BC_X86_INLINE BC_X86_GCM512 __m128i z_crypt(const struct gcm512_ctx *g, const struct bc_gcm_x86_state *st,
-                                            const uint8_t *src, uint8_t *dst, size_t len, size_t adlen, int enc,
-                                            __m128i *ej0, const unsigned nr)
+/* The four counter blocks from ctr (reflected) on, one per lane. */
+BC_X86_INLINE BC_X86_GCM512 __m512i z_ctr4(__m128i ctr)
+{
+	return _mm512_add_epi32(_mm512_broadcast_i32x4(ctr), _mm512_setr_epi32(0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0));
+}
+
+/* n (at least 1) whole strides from src to dst, ctr4 stepped past them.
+ * Encryption hashes each stride during the next one's rounds (the first
+ * has no predecessor) and leaves the last in *pend for the caller; nr a
+ * constant. */
+BC_X86_INLINE BC_X86_GCM512 __m128i z_strides(const struct gcm512_ctx *g, __m128i acc, __m512i *ctr4,
+                                              const uint8_t *src, uint8_t *dst, size_t n, int enc,
+                                              const uint8_t **pend, const unsigned nr, int pub)
 {
 	const uint8_t (*rk)[16] = g->c.aes.rk;
 	const __m512i step = _mm512_maskz_set1_epi32(0x1111, Z_POWERS);
-	__m512i ctr4 = _mm512_add_epi32(_mm512_broadcast_i32x4(st->ctr), _mm512_setr_epi32(0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0,
-	                                                                                     0, 3, 0, 0, 0));
-	__m128i acc = st->acc, lens = bc_ghash_x86_lengths(adlen, len);
-	const uint8_t *pend = NULL;
-	size_t left = len;
 
-	if (enc && left >= Z_STRIDE) {
+	if (enc) {
 		__m512i x[Z_REGS];
 
-		z_open(rk, x, ctr4, st->ctr_public);
+		z_open(rk, x, *ctr4, pub);
 		_Pragma("GCC unroll 14")
 		for (unsigned r = 1; r < nr; r++) {
 			__m512i key = z_rk(rk, r);
@@ -384,19 +389,35 @@ BC_X86_INLINE BC_X86_GCM512 __m128i z_crypt(const struct gcm512_ctx *g, const st
 				x[j] = _mm512_aesenc_epi128(x[j], key);
 		}
 		z_close(rk, nr, x, src, dst);
-		ctr4 = _mm512_add_epi32(ctr4, step);
-		pend = dst;
+		*ctr4 = _mm512_add_epi32(*ctr4, step);
+		*pend = dst;
 		src += Z_STRIDE;
 		dst += Z_STRIDE;
-		left -= Z_STRIDE;
+		n--;
 	}
-	for (; left >= Z_STRIDE; left -= Z_STRIDE, src += Z_STRIDE, dst += Z_STRIDE) {
-		acc = z_stride(g, acc, ctr4, src, dst, enc ? pend : src, nr, st->ctr_public);
-		ctr4 = _mm512_add_epi32(ctr4, step);
+	for (; n; n--, src += Z_STRIDE, dst += Z_STRIDE) {
+		acc = z_stride(g, acc, *ctr4, src, dst, enc ? *pend : src, nr, pub);
+		*ctr4 = _mm512_add_epi32(*ctr4, step);
 		if (enc)
-			pend = dst;
+			*pend = dst;
 	}
-	return z_last(g, acc, ctr4, st, src, dst, left, lens, enc, pend, ej0);
+	return acc;
+}
+
+/* The whole strides, then the tail. nr a constant. */
+BC_X86_INLINE BC_X86_GCM512 __m128i z_crypt(const struct gcm512_ctx *g, const struct bc_gcm_x86_state *st,
+                                            const uint8_t *src, uint8_t *dst, size_t len, size_t adlen, int enc,
+                                            __m128i *ej0, const unsigned nr)
+{
+	__m512i ctr4 = z_ctr4(st->ctr);
+	__m128i acc = st->acc, lens = bc_ghash_x86_lengths(adlen, len);
+	const uint8_t *pend = NULL;
+	size_t n = len / Z_STRIDE;
+
+	if (n)
+		acc = z_strides(g, acc, &ctr4, src, dst, n, enc, &pend, nr, st->ctr_public);
+	return z_last(g, acc, ctr4, st, src + n * Z_STRIDE, dst + n * Z_STRIDE, len - n * Z_STRIDE, lens, enc, pend,
+	              ej0);
 }
 
 /* The data path, one instance per key length; short messages (one or two
@@ -437,6 +458,49 @@ static BC_X86_GCM512 int gcm512_decrypt(const void *ctx, const uint8_t *iv, size
 	return bc_gcm_aes_x86_decrypt(gcm512_crypt, ctx, iv, ivlen, ad, adlen, src, dst, len, tag, taglen);
 }
 
+/* ---- the incremental form: one message in pieces ----------------------------------
+ * gcm-aes-vaes-avx2's state and code (struct bc_gcm_vaes_req), except that
+ * the whole strides of a piece run here: the 256-bit code takes the bytes
+ * up to the end of the block the last piece ended in (and closes the AAD),
+ * then what follows the strides, under 1 KiB. An encryption's last stride
+ * is hashed before the piece returns, as dst is the caller's again then. */
+static BC_X86_GCM512 __m128i z_pieces(const struct gcm512_ctx *g, __m128i acc, __m512i *ctr4, const uint8_t *src,
+                                      uint8_t *dst, size_t n, int enc, int pub)
+{
+	const uint8_t *pend = NULL;
+
+	switch (g->c.aes.rounds) {
+	case 10: acc = z_strides(g, acc, ctr4, src, dst, n, enc, &pend, 10, pub); break;
+	case 12: acc = z_strides(g, acc, ctr4, src, dst, n, enc, &pend, 12, pub); break;
+	default: acc = z_strides(g, acc, ctr4, src, dst, n, enc, &pend, 14, pub); break;
+	}
+	return pend ? z_ghash_stride(g, acc, pend) : acc;
+}
+
+static BC_X86_GCM512 void gcm512_crypt_piece(const void *ctx, void *req, const uint8_t *src, uint8_t *dst, size_t len,
+                                             int enc)
+{
+	const struct gcm512_ctx *g = ctx;
+	struct bc_gcm_vaes_req *r = req;
+	size_t head = r->in_text && r->used ? 16 - r->used : 0, n;
+	__m512i ctr4;
+
+	head = head < len ? head : len;
+	n = (len - head) / Z_STRIDE;
+	if (!n) {
+		bc_gcm_vaes_crypt_piece(ctx, req, src, dst, len, enc);
+		return;
+	}
+	bc_gcm_vaes_crypt_piece(ctx, req, src, dst, head, enc);
+	ctr4 = z_ctr4(r->st.ctr);
+	r->st.acc = z_pieces(g, r->st.acc, &ctr4, src + head, dst + head, n, enc, r->st.ctr_public);
+	r->st.ctr = _mm512_castsi512_si128(ctr4);
+	r->len += n * Z_STRIDE;
+	head += n * Z_STRIDE;
+	if (len > head)
+		bc_gcm_vaes_crypt_piece(ctx, req, src + head, dst + head, len - head, enc);
+}
+
 const struct bc_aead_alg bc_gcm_aes_vaes_avx512 = {
 	.name = "gcm(aes)",
 	.driver = "gcm-aes-vaes-avx512",
@@ -450,11 +514,11 @@ const struct bc_aead_alg bc_gcm_aes_vaes_avx512 = {
 	.setkey = gcm512_setkey,
 	.encrypt = gcm512_encrypt,
 	.decrypt = gcm512_decrypt,
-	/* pieces go through the 256-bit driver's incremental form, on this context's first member */
+	/* the 256-bit driver's incremental form, on this context's first member, but whole strides here */
 	.reqsize = sizeof(struct bc_gcm_vaes_req),
 	.start = bc_gcm_vaes_start,
 	.ad = bc_gcm_vaes_ad,
-	.crypt = bc_gcm_vaes_crypt_piece,
+	.crypt = gcm512_crypt_piece,
 	.final = bc_gcm_vaes_final,
 };
 
