@@ -459,22 +459,124 @@ static BC_X86_GCM512 int gcm512_decrypt(const void *ctx, const uint8_t *iv, size
 }
 
 /* ---- the incremental form: one message in pieces ----------------------------------
- * gcm-aes-vaes-avx2's state and code (struct bc_gcm_vaes_req), except that
- * the whole strides of a piece run here: the 256-bit code takes the bytes
- * up to the end of the block the last piece ended in (and closes the AAD),
- * then what follows the strides, under 1 KiB. An encryption's last stride
- * is hashed before the piece returns, as dst is the caller's again then. */
-static BC_X86_GCM512 __m128i z_pieces(const struct gcm512_ctx *g, __m128i acc, __m512i *ctr4, const uint8_t *src,
-                                      uint8_t *dst, size_t n, int enc, int pub)
+ * gcm-aes-vaes-avx2's state (struct bc_gcm_vaes_req) and its code for the
+ * bytes up to the end of the block the last piece ended in (it also closes
+ * the AAD) and for pieces of up to 32 bytes; the rest of a piece runs here:
+ * its whole strides, then what is left (under 1 KiB) on the registers of
+ * z_piece_tail. An encryption's last stride is hashed before the piece
+ * returns, as dst is the caller's again then. */
+
+/*
+ * A piece's last 1..1023 bytes (regs = (len + 63) / 64 registers, a constant
+ * per call site) after its strides, as z_tail does a message's, with the
+ * GHASH of the stride before them when encrypting (pend, or NULL), but
+ * without the length block and J0: the whole blocks are hashed, and a
+ * partial block's keystream and ciphertext wait in r for the next piece
+ * (ks, part, used). Past len, the masked loads give zeros, so the last
+ * round's output there is keystream.
+ */
+BC_X86_INLINE BC_X86_GCM512 __m128i z_piece_tail(const struct gcm512_ctx *g, __m128i acc, __m512i ctr4, int pub,
+                                                 struct bc_gcm_vaes_req *r, const uint8_t *src, uint8_t *dst,
+                                                 size_t len, int enc, const uint8_t *pend, const unsigned regs)
+{
+	const uint8_t (*rk)[16] = g->c.aes.rk;
+	const unsigned nr = g->c.aes.rounds, nb = (unsigned)len / 16, part = (unsigned)len % 16;
+	const __m512i bswap = z_bswap();
+	__m512i x[Z_REGS], p[Z_REGS], v[Z_REGS], key, ks = _mm512_setzero_si512(), ct = ks;
+
+	_Pragma("GCC unroll 16")
+	for (unsigned j = 0; j < regs; j++)
+		p[j] = _mm512_maskz_loadu_epi8(z_bytes(len, j), src + 64 * j);
+	if (!enc && nb) {
+		_Pragma("GCC unroll 16")
+		for (unsigned j = 0; j < regs; j++)
+			v[j] = _mm512_shuffle_epi8(_mm512_maskz_mov_epi8(z_bytes(16 * (size_t)nb, j), p[j]), bswap);
+		acc = z_ghash(g, acc, v, nb);
+	}
+	if (pend && regs > Z_REGS / 2) {
+		acc = z_woven(g, acc, x, ctr4, pend, nr, pub);
+	} else {
+		if (pend)
+			acc = z_ghash_stride(g, acc, pend);
+		key = z_rk(rk, 0);
+		z_ctrs(x, ctr4, regs, 0);
+		_Pragma("GCC unroll 16")
+		for (unsigned j = 0; j < regs; j++)
+			x[j] = _mm512_xor_si512(x[j], key);
+		for (unsigned i = 1; i < nr; i++) {
+			key = z_rk(rk, i);
+			_Pragma("GCC unroll 16")
+			for (unsigned j = 0; j < regs; j++)
+				x[j] = _mm512_aesenc_epi128(x[j], key);
+		}
+	}
+	key = z_rk(rk, nr);
+	_Pragma("GCC unroll 16")
+	for (unsigned j = 0; j < regs; j++) {
+		__mmask64 mj = z_bytes(len, j);
+		__m512i o = _mm512_aesenclast_epi128(x[j], _mm512_xor_si512(key, p[j])), c = _mm512_maskz_mov_epi8(mj, o);
+
+		_mm512_mask_storeu_epi8(dst + 64 * j, mj, c);
+		if (enc)
+			v[j] = _mm512_shuffle_epi8(_mm512_maskz_mov_epi8(z_bytes(16 * (size_t)nb, j), o), bswap);
+		if (part && j == nb / 4) {      /* the register of the partial block */
+			ks = _mm512_xor_si512(o, p[j]);
+			ct = enc ? c : p[j];
+		}
+	}
+	if (enc && nb)
+		acc = z_ghash(g, acc, v, nb);
+	if (part) {
+		__mmask8 lane = (__mmask8)(3u << (2 * (nb % 4)));
+
+		_mm_storeu_si128((__m128i *)r->ks, _mm512_castsi512_si128(_mm512_maskz_compress_epi64(lane, ks)));
+		_mm_storeu_si128((__m128i *)r->part, _mm512_castsi512_si128(_mm512_maskz_compress_epi64(lane, ct)));
+		r->used = part;
+	}
+	/* x, p and ks are indexed by constants only and stay in registers; v,
+	 * in memory, holds only ciphertext. */
+	return acc;
+}
+
+/* A piece of over 32 bytes from a block boundary: returns the GHASH
+ * accumulator; ctr4 is stepped past its whole strides. */
+static BC_X86_GCM512 __m128i z_piece(const struct gcm512_ctx *g, struct bc_gcm_vaes_req *r, __m128i acc,
+                                     __m512i *ctr4, const uint8_t *src, uint8_t *dst, size_t len, int enc)
 {
 	const uint8_t *pend = NULL;
+	size_t n = len / Z_STRIDE, left = len % Z_STRIDE;
+	int pub = r->st.ctr_public;
 
-	switch (g->c.aes.rounds) {
-	case 10: acc = z_strides(g, acc, ctr4, src, dst, n, enc, &pend, 10, pub); break;
-	case 12: acc = z_strides(g, acc, ctr4, src, dst, n, enc, &pend, 12, pub); break;
-	default: acc = z_strides(g, acc, ctr4, src, dst, n, enc, &pend, 14, pub); break;
+	if (n) {
+		switch (g->c.aes.rounds) {
+		case 10: acc = z_strides(g, acc, ctr4, src, dst, n, enc, &pend, 10, pub); break;
+		case 12: acc = z_strides(g, acc, ctr4, src, dst, n, enc, &pend, 12, pub); break;
+		default: acc = z_strides(g, acc, ctr4, src, dst, n, enc, &pend, 14, pub); break;
+		}
+		src += n * Z_STRIDE;
+		dst += n * Z_STRIDE;
 	}
-	return pend ? z_ghash_stride(g, acc, pend) : acc;
+#define PT(m) z_piece_tail(g, acc, *ctr4, pub, r, src, dst, left, enc, pend, m)
+	switch ((left + 63) / 64) {
+	case 0: return pend ? z_ghash_stride(g, acc, pend) : acc;
+	case 1: return PT(1);
+	case 2: return PT(2);
+	case 3: return PT(3);
+	case 4: return PT(4);
+	case 5: return PT(5);
+	case 6: return PT(6);
+	case 7: return PT(7);
+	case 8: return PT(8);
+	case 9: return PT(9);
+	case 10: return PT(10);
+	case 11: return PT(11);
+	case 12: return PT(12);
+	case 13: return PT(13);
+	case 14: return PT(14);
+	case 15: return PT(15);
+	default: return PT(16);
+	}
+#undef PT
 }
 
 static BC_X86_GCM512 void gcm512_crypt_piece(const void *ctx, void *req, const uint8_t *src, uint8_t *dst, size_t len,
@@ -482,23 +584,21 @@ static BC_X86_GCM512 void gcm512_crypt_piece(const void *ctx, void *req, const u
 {
 	const struct gcm512_ctx *g = ctx;
 	struct bc_gcm_vaes_req *r = req;
-	size_t head = r->in_text && r->used ? 16 - r->used : 0, n;
+	size_t head = r->in_text && r->used ? 16 - r->used : 0;
 	__m512i ctr4;
 
 	head = head < len ? head : len;
-	n = (len - head) / Z_STRIDE;
-	if (!n) {
+	if (len - head <= 32) {
 		bc_gcm_vaes_crypt_piece(ctx, req, src, dst, len, enc);
 		return;
 	}
 	bc_gcm_vaes_crypt_piece(ctx, req, src, dst, head, enc);
+	len -= head;
 	ctr4 = z_ctr4(r->st.ctr);
-	r->st.acc = z_pieces(g, r->st.acc, &ctr4, src + head, dst + head, n, enc, r->st.ctr_public);
-	r->st.ctr = _mm512_castsi512_si128(ctr4);
-	r->len += n * Z_STRIDE;
-	head += n * Z_STRIDE;
-	if (len > head)
-		bc_gcm_vaes_crypt_piece(ctx, req, src + head, dst + head, len - head, enc);
+	r->st.acc = z_piece(g, r, r->st.acc, &ctr4, src + head, dst + head, len, enc);
+	r->st.ctr = _mm_add_epi32(_mm512_castsi512_si128(ctr4),
+	                          _mm_set_epi32(0, 0, 0, (int)((len % Z_STRIDE + 15) / 16)));
+	r->len += len;
 }
 
 const struct bc_aead_alg bc_gcm_aes_vaes_avx512 = {
