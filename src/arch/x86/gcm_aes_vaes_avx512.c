@@ -256,6 +256,30 @@ BC_X86_INLINE BC_X86_GCM512 __m128i z_ghash_last(const struct gcm512_ctx *g, __m
 	return z_ghash(g, z_ghash(g, acc, v, 4), v + 1, nb - 3);
 }
 
+/* regs (a constant) registers of counter blocks from ctr4 through all but
+ * the last round, J0 beside them when j0 is not NULL, so their latencies
+ * overlap. */
+BC_X86_INLINE BC_X86_GCM512 void z_mid(const uint8_t (*rk)[16], const unsigned nr, __m512i *x, __m512i ctr4,
+                                       const unsigned regs, __m128i *j0)
+{
+	__m512i key = z_rk(rk, 0);
+
+	z_ctrs(x, ctr4, regs, 0);
+	if (j0)
+		*j0 = _mm_xor_si128(*j0, _mm512_castsi512_si128(key));
+	_Pragma("GCC unroll 16")
+	for (unsigned j = 0; j < regs; j++)
+		x[j] = _mm512_xor_si512(x[j], key);
+	for (unsigned r = 1; r < nr; r++) {
+		key = z_rk(rk, r);
+		if (j0)
+			*j0 = _mm_aesenc_si128(*j0, _mm512_castsi512_si128(key));
+		_Pragma("GCC unroll 16")
+		for (unsigned j = 0; j < regs; j++)
+			x[j] = _mm512_aesenc_epi128(x[j], key);
+	}
+}
+
 /*
  * The last 0..1023 bytes (regs = (len + 63) / 64 registers, a constant per
  * call site) with E_K(J0), the GHASH of the stride before them when
@@ -294,19 +318,7 @@ BC_X86_INLINE BC_X86_GCM512 __m128i z_tail(const struct gcm512_ctx *g, __m128i a
 	} else {
 		if (pend)
 			acc = z_ghash_stride(g, acc, pend);
-		key = z_rk(rk, 0);
-		z_ctrs(x, ctr4, regs, 0);
-		j0 = _mm_xor_si128(j0, _mm512_castsi512_si128(key));
-		_Pragma("GCC unroll 16")
-		for (unsigned j = 0; j < regs; j++)
-			x[j] = _mm512_xor_si512(x[j], key);
-		for (unsigned r = 1; r < nr; r++) {
-			key = z_rk(rk, r);
-			j0 = _mm_aesenc_si128(j0, _mm512_castsi512_si128(key));
-			_Pragma("GCC unroll 16")
-			for (unsigned j = 0; j < regs; j++)
-				x[j] = _mm512_aesenc_epi128(x[j], key);
-		}
+		z_mid(rk, nr, x, ctr4, regs, &j0);
 		*ej0 = _mm_aesenclast_si128(j0, _mm512_castsi512_si128(z_rk(rk, nr)));
 	}
 	key = z_rk(rk, nr);
@@ -498,17 +510,7 @@ BC_X86_INLINE BC_X86_GCM512 __m128i z_piece_tail(const struct gcm512_ctx *g, __m
 	} else {
 		if (pend)
 			acc = z_ghash_stride(g, acc, pend);
-		key = z_rk(rk, 0);
-		z_ctrs(x, ctr4, regs, 0);
-		_Pragma("GCC unroll 16")
-		for (unsigned j = 0; j < regs; j++)
-			x[j] = _mm512_xor_si512(x[j], key);
-		for (unsigned i = 1; i < nr; i++) {
-			key = z_rk(rk, i);
-			_Pragma("GCC unroll 16")
-			for (unsigned j = 0; j < regs; j++)
-				x[j] = _mm512_aesenc_epi128(x[j], key);
-		}
+		z_mid(rk, nr, x, ctr4, regs, NULL);
 	}
 	key = z_rk(rk, nr);
 	_Pragma("GCC unroll 16")
