@@ -163,7 +163,7 @@ static void long_texts(bc_aead *tfm, bc_aead_req *r, const uint8_t *key, size_t 
 {
 	static const size_t keylens[] = { 16, 24, 32 }, lens[] = { 1024, 2085, 4100 };
 	static const size_t cuts[] = { 0, 1, 15, 16, 17, 1023, 1024, 1040, 2049, 3077 };
-	uint8_t iv[12], ad[21], *pt = tmp_alloc(4100);
+	uint8_t iv[16], ad[21], *pt = tmp_alloc(4100);
 
 	rng_fill(iv, sizeof(iv));
 	rng_fill(ad, sizeof(ad));
