@@ -234,6 +234,8 @@ if want provider; then
 		run_test provider provider_evp "$BUILD/provider/provider_evp" "$BUILD/provider"
 		run_test provider provider_stream "$BUILD/provider/provider_stream" "$BUILD/provider" $((8 << 20))
 		run_test provider provider_cli sh tests/provider_cli.sh
+		# the same in a Debian 13 chroot, against OpenSSL 3.5 (BC_DEBIAN13_INSIDE: this is that run)
+		[ -n "$BC_DEBIAN13_INSIDE" ] || run_test provider provider_debian13 sh tests/provider_debian13.sh
 	fi
 	group_time provider "$t0"
 fi

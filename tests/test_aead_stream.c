@@ -13,7 +13,8 @@ static int piece(bc_aead_req *r, int ad, const uint8_t *src, uint8_t *dst, size_
 }
 
 /* Feeds len bytes in two pieces cut at cut (empty pieces too) or, when
- * cut > len, in random pieces of 0 to 40 bytes. */
+ * cut > len, in random pieces of 0 to 40 bytes (0 to 2600 for texts past
+ * 300 bytes, so pieces hold a driver's widest strides). */
 static int feed(bc_aead_req *r, int ad, const uint8_t *src, uint8_t *dst, size_t len, size_t cut)
 {
 	int err = 0;
@@ -21,7 +22,7 @@ static int feed(bc_aead_req *r, int ad, const uint8_t *src, uint8_t *dst, size_t
 	if (cut <= len)
 		return piece(r, ad, src, dst, cut) | piece(r, ad, src + cut, dst ? dst + cut : NULL, len - cut);
 	for (size_t off = 0, n; !err && off < len; off += n) {
-		n = rng_below(41);
+		n = rng_below(len > 300 ? 2601 : 41);
 		n = n < len - off ? n : len - off;
 		err = piece(r, ad, src + off, dst ? dst + off : NULL, n);
 	}
@@ -155,6 +156,32 @@ static void unkeyed(const char *drv)
 	bc_aead_free(tfm);
 }
 
+/* Texts of several 1 KiB strides and more under the first nkeys key lengths, cut
+ * around the stride and block edges, after AAD that ends inside a block,
+ * and in random pieces up to 2600 bytes. */
+static void long_texts(bc_aead *tfm, bc_aead_req *r, const uint8_t *key, size_t nkeys)
+{
+	static const size_t keylens[] = { 16, 24, 32 }, lens[] = { 1024, 2085, 4100 };
+	static const size_t cuts[] = { 0, 1, 15, 16, 17, 1023, 1024, 1040, 2049, 3077 };
+	uint8_t iv[16], ad[21], *pt = tmp_alloc(4100);
+
+	rng_fill(iv, sizeof(iv));
+	rng_fill(ad, sizeof(ad));
+	rng_fill(pt, 4100);
+	CHECK(bc_aead_setauthsize(tfm, 16) == 0, "setauthsize");
+	for (size_t k = 0; k < nkeys; k++) {
+		CHECK(bc_aead_setkey(tfm, key, keylens[k]) == 0, "setkey %zu", keylens[k]);
+		for (size_t l = 0; l < sizeof(lens) / sizeof(lens[0]); l++) {
+			for (size_t c = 0; c < sizeof(cuts) / sizeof(cuts[0]) && cuts[c] <= lens[l]; c++)
+				one(tfm, r, iv, 12, ad, 21, pt, lens[l], 21, cuts[c]);
+			for (size_t n = 0; n < 4; n++)
+				one(tfm, r, iv, n & 1 ? 12 : 16, ad, n < 2 ? 21 : 0, pt, lens[l], 22, lens[l] + 1);
+		}
+	}
+	CHECK(bc_aead_setkey(tfm, key, 16) == 0, "setkey");
+	tmp_free_all();
+}
+
 static void driver(const char *drv)
 {
 	static const size_t ivlens[] = { 12, 1, 8, 16, 60 };
@@ -190,6 +217,7 @@ static void driver(const char *drv)
 		}
 		tmp_free_all();
 	}
+	long_texts(tfm, r, key, strstr(drv, "sm4") ? 1 : 3);
 	bc_aead_setauthsize(tfm, 16);
 	copies(tfm, r);
 	errors(tfm);

@@ -286,15 +286,12 @@ BC_X86_INLINE BC_X86_GCM512 void z_tail_out(__m512i key, const __m512i *x, const
 	}
 }
 
-/* Registers a..b-1 of the tail (regs registers, len bytes) from their
- * counter blocks x through AES, XORed onto the text p into dst and,
- * reflected, into v for GHASH; with j0 (not NULL), J0 beside them, E_K(J0)
- * returned in it. */
-BC_X86_INLINE BC_X86_GCM512 void z_tail_aes(const uint8_t (*rk)[16], const unsigned nr, __m512i *x, const __m512i *p,
-                                            uint8_t *dst, __m512i *v, size_t len, const unsigned regs,
-                                            const unsigned a, const unsigned b, __m128i *j0)
+/* All but the last round of registers a..b-1 of counter blocks x, and with
+ * j0 (not NULL) J0 beside them, all its rounds: E_K(J0) returned in it, its
+ * latency overlapping theirs. */
+BC_X86_INLINE BC_X86_GCM512 void z_rounds(const uint8_t (*rk)[16], const unsigned nr, __m512i *x, const unsigned a,
+                                          const unsigned b, __m128i *j0)
 {
-	const __m512i bswap = z_bswap();
 	__m512i key = z_rk(rk, 0);
 	__m128i t = j0 ? _mm_xor_si128(*j0, _mm512_castsi512_si128(key)) : _mm_setzero_si128();
 
@@ -309,10 +306,20 @@ BC_X86_INLINE BC_X86_GCM512 void z_tail_aes(const uint8_t (*rk)[16], const unsig
 		for (unsigned j = a; j < b; j++)
 			x[j] = _mm512_aesenc_epi128(x[j], key);
 	}
-	key = z_rk(rk, nr);
 	if (j0)
-		*j0 = _mm_aesenclast_si128(t, _mm512_castsi512_si128(key));
-	z_tail_out(key, x, p, dst, v, len, regs, a, b, bswap);
+		*j0 = _mm_aesenclast_si128(t, _mm512_castsi512_si128(z_rk(rk, nr)));
+}
+
+/* Registers a..b-1 of the tail (regs registers, len bytes) from their
+ * counter blocks x through AES, XORed onto the text p into dst and,
+ * reflected, into v for GHASH; with j0 (not NULL), J0 beside them, E_K(J0)
+ * returned in it. */
+BC_X86_INLINE BC_X86_GCM512 void z_tail_aes(const uint8_t (*rk)[16], const unsigned nr, __m512i *x, const __m512i *p,
+                                            uint8_t *dst, __m512i *v, size_t len, const unsigned regs,
+                                            const unsigned a, const unsigned b, __m128i *j0)
+{
+	z_rounds(rk, nr, x, a, b, j0);
+	z_tail_out(z_rk(rk, nr), x, p, dst, v, len, regs, a, b, z_bswap());
 }
 
 /*
@@ -425,23 +432,27 @@ static __attribute__((noinline)) BC_X86_GCM512 __m128i z_last(const struct gcm51
 	return s;
 }
 
-/* The whole strides, then the tail. nr a constant. */
-BC_X86_INLINE BC_X86_GCM512 __m128i z_crypt(const struct gcm512_ctx *g, const struct bc_gcm_x86_state *st,
-                                            const uint8_t *src, uint8_t *dst, size_t len, size_t adlen, int enc,
-                                            __m128i *ej0, const unsigned nr)
+/* The four counter blocks from ctr (reflected) on, one per lane. */
+BC_X86_INLINE BC_X86_GCM512 __m512i z_ctr4(__m128i ctr)
+{
+	return _mm512_add_epi32(_mm512_broadcast_i32x4(ctr), _mm512_setr_epi32(0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0));
+}
+
+/* n (at least 1) whole strides from src to dst, ctr4 stepped past them.
+ * Encryption hashes each stride during the next one's rounds (the first
+ * has no predecessor) and leaves the last in *pend for the caller; nr a
+ * constant. */
+BC_X86_INLINE BC_X86_GCM512 __m128i z_strides(const struct gcm512_ctx *g, __m128i acc, __m512i *ctr4,
+                                              const uint8_t *src, uint8_t *dst, size_t n, int enc,
+                                              const uint8_t **pend, const unsigned nr, int pub)
 {
 	const uint8_t (*rk)[16] = g->c.aes.rk;
 	const __m512i step = _mm512_maskz_set1_epi32(0x1111, Z_POWERS);
-	__m512i ctr4 = _mm512_add_epi32(_mm512_broadcast_i32x4(st->ctr), _mm512_setr_epi32(0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0,
-	                                                                                     0, 3, 0, 0, 0));
-	__m128i acc = st->acc, lens = bc_ghash_x86_lengths(adlen, len);
-	const uint8_t *pend = NULL;
-	size_t left = len;
 
-	if (enc && left >= Z_STRIDE) {
+	if (enc) {
 		__m512i x[Z_REGS];
 
-		z_open(rk, x, ctr4, st->ctr_public);
+		z_open(rk, x, *ctr4, pub);
 		_Pragma("GCC unroll 14")
 		for (unsigned r = 1; r < nr; r++) {
 			__m512i key = z_rk(rk, r);
@@ -450,19 +461,35 @@ BC_X86_INLINE BC_X86_GCM512 __m128i z_crypt(const struct gcm512_ctx *g, const st
 				x[j] = _mm512_aesenc_epi128(x[j], key);
 		}
 		z_close(rk, nr, x, src, dst);
-		ctr4 = _mm512_add_epi32(ctr4, step);
-		pend = dst;
+		*ctr4 = _mm512_add_epi32(*ctr4, step);
+		*pend = dst;
 		src += Z_STRIDE;
 		dst += Z_STRIDE;
-		left -= Z_STRIDE;
+		n--;
 	}
-	for (; left >= Z_STRIDE; left -= Z_STRIDE, src += Z_STRIDE, dst += Z_STRIDE) {
-		acc = z_stride(g, acc, ctr4, src, dst, enc ? pend : src, nr, st->ctr_public);
-		ctr4 = _mm512_add_epi32(ctr4, step);
+	for (; n; n--, src += Z_STRIDE, dst += Z_STRIDE) {
+		acc = z_stride(g, acc, *ctr4, src, dst, enc ? *pend : src, nr, pub);
+		*ctr4 = _mm512_add_epi32(*ctr4, step);
 		if (enc)
-			pend = dst;
+			*pend = dst;
 	}
-	return z_last(g, acc, ctr4, st, src, dst, left, lens, enc, pend, ej0);
+	return acc;
+}
+
+/* The whole strides, then the tail. nr a constant. */
+BC_X86_INLINE BC_X86_GCM512 __m128i z_crypt(const struct gcm512_ctx *g, const struct bc_gcm_x86_state *st,
+                                            const uint8_t *src, uint8_t *dst, size_t len, size_t adlen, int enc,
+                                            __m128i *ej0, const unsigned nr)
+{
+	__m512i ctr4 = z_ctr4(st->ctr);
+	__m128i acc = st->acc, lens = bc_ghash_x86_lengths(adlen, len);
+	const uint8_t *pend = NULL;
+	size_t n = len / Z_STRIDE;
+
+	if (n)
+		acc = z_strides(g, acc, &ctr4, src, dst, n, enc, &pend, nr, st->ctr_public);
+	return z_last(g, acc, ctr4, st, src + n * Z_STRIDE, dst + n * Z_STRIDE, len - n * Z_STRIDE, lens, enc, pend,
+	              ej0);
 }
 
 /* The data path, one instance per key length; short messages (one or two
@@ -503,6 +530,140 @@ static BC_X86_GCM512 int gcm512_decrypt(const void *ctx, const uint8_t *iv, size
 	return bc_gcm_aes_x86_decrypt(gcm512_crypt, ctx, iv, ivlen, ad, adlen, src, dst, len, tag, taglen);
 }
 
+/* ---- the incremental form: one message in pieces ----------------------------------
+ * gcm-aes-vaes-avx2's state (struct bc_gcm_vaes_req) and its code for the
+ * bytes up to the end of the block the last piece ended in (it also closes
+ * the AAD) and for pieces of up to 32 bytes; the rest of a piece runs here:
+ * its whole strides, then what is left (under 1 KiB) on the registers of
+ * z_piece_tail. An encryption's last stride is hashed before the piece
+ * returns, as dst is the caller's again then. */
+
+/*
+ * A piece's last 1..1023 bytes (regs = (len + 63) / 64 registers, a constant
+ * per call site) after its strides, as z_tail does a message's, with the
+ * GHASH of the stride before them when encrypting (pend, or NULL), but
+ * without the length block and J0: the whole blocks are hashed, and a
+ * partial block's keystream and ciphertext wait in r for the next piece
+ * (ks, part, used). Past len, the masked loads give zeros, so the last
+ * round's output there is keystream.
+ */
+BC_X86_INLINE BC_X86_GCM512 __m128i z_piece_tail(const struct gcm512_ctx *g, __m128i acc, __m512i ctr4, int pub,
+                                                 struct bc_gcm_vaes_req *r, const uint8_t *src, uint8_t *dst,
+                                                 size_t len, int enc, const uint8_t *pend, const unsigned regs)
+{
+	const uint8_t (*rk)[16] = g->c.aes.rk;
+	const unsigned nr = g->c.aes.rounds, nb = (unsigned)len / 16, part = (unsigned)len % 16;
+	const __m512i bswap = z_bswap();
+	__m512i x[Z_REGS], p[Z_REGS], v[Z_REGS], key, ks = _mm512_setzero_si512(), ct = ks;
+
+	_Pragma("GCC unroll 16")
+	for (unsigned j = 0; j < regs; j++)
+		p[j] = _mm512_maskz_loadu_epi8(z_bytes(len, j), src + 64 * j);
+	if (!enc && nb) {
+		_Pragma("GCC unroll 16")
+		for (unsigned j = 0; j < regs; j++)
+			v[j] = _mm512_shuffle_epi8(_mm512_maskz_mov_epi8(z_bytes(16 * (size_t)nb, j), p[j]), bswap);
+		acc = z_ghash(g, acc, v, nb);
+	}
+	if (pend && regs > Z_REGS / 2) {
+		acc = z_woven(g, acc, x, ctr4, pend, nr, pub);
+	} else {
+		if (pend)
+			acc = z_ghash_at(g, acc, pend);
+		z_ctrs(x, ctr4, regs, 0);
+		z_rounds(rk, nr, x, 0, regs, NULL);
+	}
+	key = z_rk(rk, nr);
+	_Pragma("GCC unroll 16")
+	for (unsigned j = 0; j < regs; j++) {
+		__mmask64 mj = z_bytes(len, j);
+		__m512i o = _mm512_aesenclast_epi128(x[j], _mm512_xor_si512(key, p[j])), c = _mm512_maskz_mov_epi8(mj, o);
+
+		_mm512_mask_storeu_epi8(dst + 64 * j, mj, c);
+		if (enc)
+			v[j] = _mm512_shuffle_epi8(_mm512_maskz_mov_epi8(z_bytes(16 * (size_t)nb, j), o), bswap);
+		if (part && j == nb / 4) {      /* the register of the partial block */
+			ks = _mm512_xor_si512(o, p[j]);
+			ct = enc ? c : p[j];
+		}
+	}
+	if (enc && nb)
+		acc = z_ghash(g, acc, v, nb);
+	if (part) {
+		__mmask8 lane = (__mmask8)(3u << (2 * (nb % 4)));
+
+		_mm_storeu_si128((__m128i *)r->ks, _mm512_castsi512_si128(_mm512_maskz_compress_epi64(lane, ks)));
+		_mm_storeu_si128((__m128i *)r->part, _mm512_castsi512_si128(_mm512_maskz_compress_epi64(lane, ct)));
+		r->used = part;
+	}
+	/* x, p and ks are indexed by constants only and stay in registers; v,
+	 * in memory, holds only ciphertext. */
+	return acc;
+}
+
+/* A piece of over 32 bytes from a block boundary: returns the GHASH
+ * accumulator; ctr4 is stepped past its whole strides. */
+static BC_X86_GCM512 __m128i z_piece(const struct gcm512_ctx *g, struct bc_gcm_vaes_req *r, __m128i acc,
+                                     __m512i *ctr4, const uint8_t *src, uint8_t *dst, size_t len, int enc)
+{
+	const uint8_t *pend = NULL;
+	size_t n = len / Z_STRIDE, left = len % Z_STRIDE;
+	int pub = r->st.ctr_public;
+
+	if (n) {
+		switch (g->c.aes.rounds) {
+		case 10: acc = z_strides(g, acc, ctr4, src, dst, n, enc, &pend, 10, pub); break;
+		case 12: acc = z_strides(g, acc, ctr4, src, dst, n, enc, &pend, 12, pub); break;
+		default: acc = z_strides(g, acc, ctr4, src, dst, n, enc, &pend, 14, pub); break;
+		}
+		src += n * Z_STRIDE;
+		dst += n * Z_STRIDE;
+	}
+#define PT(m) z_piece_tail(g, acc, *ctr4, pub, r, src, dst, left, enc, pend, m)
+	switch ((left + 63) / 64) {
+	case 0: return pend ? z_ghash_at(g, acc, pend) : acc;
+	case 1: return PT(1);
+	case 2: return PT(2);
+	case 3: return PT(3);
+	case 4: return PT(4);
+	case 5: return PT(5);
+	case 6: return PT(6);
+	case 7: return PT(7);
+	case 8: return PT(8);
+	case 9: return PT(9);
+	case 10: return PT(10);
+	case 11: return PT(11);
+	case 12: return PT(12);
+	case 13: return PT(13);
+	case 14: return PT(14);
+	case 15: return PT(15);
+	default: return PT(16);
+	}
+#undef PT
+}
+
+static BC_X86_GCM512 void gcm512_crypt_piece(const void *ctx, void *req, const uint8_t *src, uint8_t *dst, size_t len,
+                                             int enc)
+{
+	const struct gcm512_ctx *g = ctx;
+	struct bc_gcm_vaes_req *r = req;
+	size_t head = r->in_text && r->used ? 16 - r->used : 0;
+	__m512i ctr4;
+
+	head = head < len ? head : len;
+	if (len - head <= 32) {
+		bc_gcm_vaes_crypt_piece(ctx, req, src, dst, len, enc);
+		return;
+	}
+	bc_gcm_vaes_crypt_piece(ctx, req, src, dst, head, enc);
+	len -= head;
+	ctr4 = z_ctr4(r->st.ctr);
+	r->st.acc = z_piece(g, r, r->st.acc, &ctr4, src + head, dst + head, len, enc);
+	r->st.ctr = _mm_add_epi32(_mm512_castsi512_si128(ctr4),
+	                          _mm_set_epi32(0, 0, 0, (int)((len % Z_STRIDE + 15) / 16)));
+	r->len += len;
+}
+
 const struct bc_aead_alg bc_gcm_aes_vaes_avx512 = {
 	.name = "gcm(aes)",
 	.driver = "gcm-aes-vaes-avx512",
@@ -516,11 +677,11 @@ const struct bc_aead_alg bc_gcm_aes_vaes_avx512 = {
 	.setkey = gcm512_setkey,
 	.encrypt = gcm512_encrypt,
 	.decrypt = gcm512_decrypt,
-	/* pieces go through the 256-bit driver's incremental form, on this context's first member */
+	/* the 256-bit driver's incremental form, on this context's first member, but whole strides here */
 	.reqsize = sizeof(struct bc_gcm_vaes_req),
 	.start = bc_gcm_vaes_start,
 	.ad = bc_gcm_vaes_ad,
-	.crypt = bc_gcm_vaes_crypt_piece,
+	.crypt = gcm512_crypt_piece,
 	.final = bc_gcm_vaes_final,
 };
 

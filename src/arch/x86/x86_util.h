@@ -168,17 +168,24 @@ BC_X86_INLINE BC_X86_SSE __m128i bc_x86_ctr_block(uint64_t hi, uint64_t lo, uint
 	uint64_t l = lo + i;
 	return _mm_shuffle_epi8(bc_x86_ctr_le(hi + (l < lo), l), bc_x86_bswap128_mask());
 }
-/* Reads the 16-byte IV as (hi, lo); writes (hi:lo) + n back. */
+/* Reads the 16-byte IV as (hi, lo); writes (hi:lo) + n back. Two 8-byte
+ * byte-swapped accesses each (the bytewise bc_store_be64 became a chain of
+ * shifts and byte inserts on every call, most of a one-block CTR's cost
+ * outside its AES). */
 static inline void bc_x86_ctr_load(const uint8_t iv[16], uint64_t *hi, uint64_t *lo)
 {
-	*hi = bc_load_be64(iv);
-	*lo = bc_load_be64(iv + 8);
+	memcpy(hi, iv, 8);
+	memcpy(lo, iv + 8, 8);
+	*hi = __builtin_bswap64(*hi);
+	*lo = __builtin_bswap64(*lo);
 }
 static inline void bc_x86_ctr_store(uint8_t iv[16], uint64_t hi, uint64_t lo, uint64_t n)
 {
-	uint64_t l = lo + n;
-	bc_store_be64(iv, hi + (l < lo));
-	bc_store_be64(iv + 8, l);
+	uint64_t l = lo + n, h = __builtin_bswap64(hi + (l < lo));
+
+	l = __builtin_bswap64(l);
+	memcpy(iv, &h, 8);
+	memcpy(iv + 8, &l, 8);
 }
 
 #endif
