@@ -6,17 +6,12 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pycheck import check, summary  # noqa: E402
+
 bc = os.path.join(sys.argv[1], "blockcrypt")
-passed = failed = 0
 
 
-def check(ok, what):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL: " + what)
 
 
 # ---- the block ciphers, from openssl enc (no padding, raw key) -------------------------------------------------
@@ -209,5 +204,4 @@ for spec, keylen in [("aes-cbc-essiv:sha1", 32), ("aes-cbc-essiv:sha512", 32), (
 for f in os.listdir(tmp):
     os.unlink(os.path.join(tmp, f))
 os.rmdir(tmp)
-print("luks_ivgen: %d passed, %d failed" % (passed, failed))
-sys.exit(1 if failed else 0)
+summary("luks_ivgen")

@@ -6,6 +6,9 @@ import os
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pycheck import check, summary  # noqa: E402
+
 build = sys.argv[1]
 ctypes.CDLL(os.path.join(build, "libblockcrypt.so.1"), mode=ctypes.RTLD_GLOBAL)
 bc = ctypes.CDLL(os.path.join(build, "libblockcrypt-luks.so.1"))
@@ -18,16 +21,8 @@ class PlainParams(ctypes.Structure):   # struct crypt_params_plain (libcryptsetu
                 ("size", ctypes.c_uint64), ("sector_size", ctypes.c_uint32)]
 
 
-passed = failed = 0
 
 
-def check(ok, what):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL: " + what)
 
 
 def ours(hash_spec, pw, keylen):
@@ -88,5 +83,4 @@ with tempfile.NamedTemporaryFile() as img:
                       ("sha256", 129), ("plain:16", 32)]:
         r = ours(h, b"short", keylen)
         check(isinstance(r, int) and r < 0, "%s key %d must be refused" % (h, keylen))
-print("luks_plain_key: %d passed, %d failed" % (passed, failed))
-sys.exit(1 if failed else 0)
+summary("luks_plain_key")
