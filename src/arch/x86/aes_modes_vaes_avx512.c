@@ -393,17 +393,16 @@ BC_X86_INLINE BC_X86_AVX512 __m512i xts512_mul_xk(__m512i t, __m512i k)
 	                                 _mm512_clmulepi64_epi128(out, poly, 0x01), 0x96);
 }
 
-/* Each 128-bit lane times x^(8 b), 1 <= b <= 7 (a constant; the batches
- * step by x^32): the lane shifted by b bytes, the b bytes it loses
- * multiplied by 0x87 into its low half. Byte shifts and VPCLMULQDQ only:
- * on Intel cores the 64-bit shifts of xts512_mul_xk issue on the port the
- * 512-bit AES instructions need. */
-BC_X86_INLINE BC_X86_AVX512 __m512i xts512_mul_x8b(__m512i t, const int b)
+/* Each 128-bit lane times x^32 (the batches step by four blocks a lane):
+ * the lane shifted by 4 bytes, the 4 bytes it loses multiplied by 0x87
+ * into its low half. Byte shifts and VPCLMULQDQ only: on Intel cores the
+ * 64-bit shifts of xts512_mul_xk issue on the port the 512-bit AES
+ * instructions need. */
+BC_X86_INLINE BC_X86_AVX512 __m512i xts512_mul_x32(__m512i t)
 {
 	const __m512i poly = _mm512_set_epi64(0, 0x87, 0, 0x87, 0, 0x87, 0, 0x87);
 
-	return _mm512_xor_si512(_mm512_bslli_epi128(t, b), _mm512_clmulepi64_epi128(_mm512_bsrli_epi128(t, 16 - b), poly,
-	                                                                             0x00));
+	return _mm512_xor_si512(_mm512_bslli_epi128(t, 4), _mm512_clmulepi64_epi128(_mm512_bsrli_epi128(t, 12), poly, 0x00));
 }
 
 /* What is left after the whole batches: 1..32 blocks in one masked batch of
@@ -442,14 +441,14 @@ BC_X86_INLINE BC_X86_AVX512 __m128i xts512_blocks(const uint8_t (*rk)[16], const
 			return _mm512_castsi512_si128(t);
 		/* each register 32 blocks on: x^32 (spelled out: as a loop, gcc
 		 * kept the tweaks in memory) */
-		tw[0] = xts512_mul_x8b(tw[0], 4);
-		tw[1] = xts512_mul_x8b(tw[1], 4);
-		tw[2] = xts512_mul_x8b(tw[2], 4);
-		tw[3] = xts512_mul_x8b(tw[3], 4);
-		tw[4] = xts512_mul_x8b(tw[4], 4);
-		tw[5] = xts512_mul_x8b(tw[5], 4);
-		tw[6] = xts512_mul_x8b(tw[6], 4);
-		tw[7] = xts512_mul_x8b(tw[7], 4);
+		tw[0] = xts512_mul_x32(tw[0]);
+		tw[1] = xts512_mul_x32(tw[1]);
+		tw[2] = xts512_mul_x32(tw[2]);
+		tw[3] = xts512_mul_x32(tw[3]);
+		tw[4] = xts512_mul_x32(tw[4]);
+		tw[5] = xts512_mul_x32(tw[5]);
+		tw[6] = xts512_mul_x32(tw[6]);
+		tw[7] = xts512_mul_x32(tw[7]);
 	}
 	if (left)
 		xts512_left(rk, nr, enc, tw, src, dst, left);
