@@ -168,9 +168,7 @@ void fz_setup(void)
 	done = 1;
 	for (size_t i = 0; i < fz_nalgs; i++) {
 		struct fz_alg *a = &fz_algs[i];
-		const char *cipher = strstr(a->name, "sm4") ? "sm4" : strstr(a->name, "twofish") ? "twofish"
-				     : strstr(a->name, "serpent") ? "serpent" : strstr(a->name, "camellia") ? "camellia"
-				     : strstr(a->name, "des3_ede") ? "des3_ede" : strstr(a->name, "(des)") ? "des" : "aes";
+		const char *cipher = alg_cipher(a->name);
 		struct cipher_list cl = { .name = cipher };
 		char pre[16];
 

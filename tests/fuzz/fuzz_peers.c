@@ -1,6 +1,7 @@
 /* libFuzzer harness: every driver against OpenSSL's libcrypto and libgcrypt wherever they have the algorithm,
  * so a bug the generic and the accelerated code share is still caught. Modes: SP 800-38A/B/C/D/E, RFC 3566, kernel essiv;
- * ciphers AES, SM4, DES and TDES (FIPS 46-3, SP 800-67). */
+ * ciphers AES, SM4, DES and TDES (FIPS 46-3, SP 800-67), Camellia (RFC 3713), Serpent and Twofish (their AES
+ * submissions). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include <openssl/provider.h>
 
 #include "fuzz_common.h"
+#include "../common.h"
 
 #define MAX_LEN 4096
 
@@ -24,6 +26,27 @@ static size_t block_of(const char *c)
 }
 
 /* ---- OpenSSL -------------------------------------------------------------------- */
+/* OpenSSL's name of cipher c in mode mode ("CBC", "GCM", ...) with a key of keybits; -1 where OpenSSL has
+ * no such cipher (Twofish, Serpent: libgcrypt alone is compared). A name it lacks (camellia's xts, des's ctr)
+ * is refused later, by the fetch. */
+static int ossl_name(char *name, size_t n, const char *c, size_t keybits, const char *mode)
+{
+	static const struct { const char *ours, *theirs; int sized; } names[] = {
+		{ "aes", "AES", 1 }, { "camellia", "CAMELLIA", 1 }, { "sm4", "SM4", 0 },
+		{ "des", "DES", 0 }, { "des3_ede", "DES-EDE3", 0 },   /* single DES: the legacy provider */
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(c, names[i].ours)) {
+			if (names[i].sized)
+				snprintf(name, n, "%s-%zu-%s", names[i].theirs, keybits, mode);
+			else
+				snprintf(name, n, "%s-%s", names[i].theirs, mode);
+			return 0;
+		}
+	return -1;
+}
+
 static int ossl_cipher(const char *c, enum mode m, const uint8_t *key, size_t keylen, const uint8_t *iv,
 		       const uint8_t *in, uint8_t *out, size_t len, int enc)
 {
@@ -33,16 +56,8 @@ static int ossl_cipher(const char *c, enum mode m, const uint8_t *key, size_t ke
 	EVP_CIPHER_CTX *x;
 	int ok, n1 = 0, n2 = 0;
 
-	if (!strcmp(c, "twofish") || !strcmp(c, "serpent"))
-		return -1;   /* OpenSSL has no Twofish or Serpent: libgcrypt alone is compared */
-	if (!strcmp(c, "sm4"))
-		snprintf(name, sizeof(name), "SM4-%s", mname[m]);
-	else if (!strcmp(c, "des") || !strcmp(c, "des3_ede"))   /* single DES: the legacy provider; no CTR */
-		snprintf(name, sizeof(name), "%s-%s", !strcmp(c, "des") ? "DES" : "DES-EDE3", mname[m]);
-	else if (!strcmp(c, "camellia"))   /* no XTS in OpenSSL: -1, libgcrypt alone */
-		snprintf(name, sizeof(name), "CAMELLIA-%zu-%s", (m == XTS ? keylen / 2 : keylen) * 8, mname[m]);
-	else
-		snprintf(name, sizeof(name), "AES-%zu-%s", (m == XTS ? keylen / 2 : keylen) * 8, mname[m]);
+	if (ossl_name(name, sizeof(name), c, (m == XTS ? keylen / 2 : keylen) * 8, mname[m]))
+		return -1;
 	ci = EVP_CIPHER_fetch(NULL, name, NULL);
 	if (!ci)
 		return -1;
@@ -73,14 +88,8 @@ static int ossl_aead(const char *c, int ccm, const uint8_t *key, size_t keylen, 
 	EVP_CIPHER_CTX *x;
 	int ok, n = 0;
 
-	if (!strcmp(c, "twofish"))
+	if (ossl_name(name, sizeof(name), c, keylen * 8, ccm ? "CCM" : "GCM"))
 		return -1;
-	if (!strcmp(c, "sm4"))
-		snprintf(name, sizeof(name), "SM4-%s", ccm ? "CCM" : "GCM");
-	else if (!strcmp(c, "camellia"))   /* OpenSSL has neither: -1, libgcrypt alone */
-		snprintf(name, sizeof(name), "CAMELLIA-%zu-%s", keylen * 8, ccm ? "CCM" : "GCM");
-	else
-		snprintf(name, sizeof(name), "AES-%zu-%s", keylen * 8, ccm ? "CCM" : "GCM");
 	ci = EVP_CIPHER_fetch(NULL, name, NULL);
 	if (!ci)
 		return -1;
@@ -121,16 +130,10 @@ static int ossl_cmac(const char *c, const uint8_t *key, size_t keylen, const uin
 
 	if (!m)
 		return -1;
-	if (!strcmp(c, "twofish") || !strcmp(c, "serpent")) {
+	if (ossl_name(name, sizeof(name), c, keylen * 8, "CBC")) {
 		EVP_MAC_free(m);
 		return -1;
 	}
-	if (!strcmp(c, "des3_ede"))
-		snprintf(name, sizeof(name), "DES-EDE3-CBC");
-	else if (!strcmp(c, "camellia"))
-		snprintf(name, sizeof(name), "CAMELLIA-%zu-CBC", keylen * 8);
-	else
-		snprintf(name, sizeof(name), !strcmp(c, "sm4") ? "SM4-CBC" : "AES-%zu-CBC", keylen * 8);
 	OSSL_PARAM p[] = { OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_CIPHER, name, 0), OSSL_PARAM_construct_end() };
 	x = EVP_MAC_CTX_new(m);
 	ok = x && EVP_MAC_init(x, key, keylen, p) && EVP_MAC_update(x, msg, len) && EVP_MAC_final(x, mac, &n, 16) &&
@@ -171,22 +174,38 @@ static int ossl_hash(const char *h, const uint8_t *msg, size_t len, uint8_t out[
 }
 
 /* ---- libgcrypt -------------------------------------------------------------------- */
+/* libgcrypt's cipher and CMAC numbers for cipher c with a keylen-byte key; -1 where it has no such key size
+ * (its Twofish takes 128- and 256-bit keys only). */
+static const struct {
+	const char *name;
+	int k128, k192, k256, cmac;
+} gc_ciphers[] = {
+	{ "aes", GCRY_CIPHER_AES128, GCRY_CIPHER_AES192, GCRY_CIPHER_AES256, GCRY_MAC_CMAC_AES },
+	{ "sm4", GCRY_CIPHER_SM4, -1, -1, GCRY_MAC_CMAC_SM4 },
+	{ "twofish", GCRY_CIPHER_TWOFISH128, -1, GCRY_CIPHER_TWOFISH, GCRY_MAC_CMAC_TWOFISH },
+	{ "serpent", GCRY_CIPHER_SERPENT128, GCRY_CIPHER_SERPENT192, GCRY_CIPHER_SERPENT256, GCRY_MAC_CMAC_SERPENT },
+	{ "camellia", GCRY_CIPHER_CAMELLIA128, GCRY_CIPHER_CAMELLIA192, GCRY_CIPHER_CAMELLIA256, GCRY_MAC_CMAC_CAMELLIA },
+	{ "des", GCRY_CIPHER_DES, -1, -1, -1 },
+	{ "des3_ede", -1, GCRY_CIPHER_3DES, -1, GCRY_MAC_CMAC_3DES },
+};
+
+static int gc_index(const char *c)
+{
+	for (size_t i = 0; i < sizeof(gc_ciphers) / sizeof(gc_ciphers[0]); i++)
+		if (!strcmp(c, gc_ciphers[i].name))
+			return (int)i;
+	return -1;
+}
+
 static int gc_algo(const char *c, size_t keylen)
 {
-	if (!strcmp(c, "sm4"))
-		return GCRY_CIPHER_SM4;
-	if (!strcmp(c, "twofish"))   /* libgcrypt's Twofish takes 128- and 256-bit keys */
-		return keylen == 16 ? GCRY_CIPHER_TWOFISH128 : keylen == 32 ? GCRY_CIPHER_TWOFISH : -1;
-	if (!strcmp(c, "serpent"))   /* libgcrypt's Serpent takes 128-, 192- and 256-bit keys */
-		return keylen == 16 ? GCRY_CIPHER_SERPENT128 : keylen == 24 ? GCRY_CIPHER_SERPENT192
-		       : keylen == 32 ? GCRY_CIPHER_SERPENT256 : -1;
+	int i = gc_index(c);
+
+	if (i < 0)
+		return -1;
 	if (!strcmp(c, "des"))
-		return GCRY_CIPHER_DES;
-	if (!strcmp(c, "des3_ede"))
-		return GCRY_CIPHER_3DES;
-	if (!strcmp(c, "camellia"))
-		return keylen == 16 ? GCRY_CIPHER_CAMELLIA128 : keylen == 24 ? GCRY_CIPHER_CAMELLIA192 : GCRY_CIPHER_CAMELLIA256;
-	return keylen == 16 ? GCRY_CIPHER_AES128 : keylen == 24 ? GCRY_CIPHER_AES192 : GCRY_CIPHER_AES256;
+		return keylen == 8 ? gc_ciphers[i].k128 : -1;
+	return keylen == 16 ? gc_ciphers[i].k128 : keylen == 24 ? gc_ciphers[i].k192 : keylen == 32 ? gc_ciphers[i].k256 : -1;
 }
 
 static int gc_cipher(const char *c, enum mode m, const uint8_t *key, size_t keylen, const uint8_t *iv,
@@ -258,9 +277,9 @@ static int gc_cmac(const char *c, const uint8_t *key, size_t keylen, const uint8
 	size_t n = block_of(c);
 	gcry_error_t e;
 
-	if (gcry_mac_open(&h, !strcmp(c, "sm4") ? GCRY_MAC_CMAC_SM4 : !strcmp(c, "des3_ede") ? GCRY_MAC_CMAC_3DES
-				: !strcmp(c, "twofish") ? GCRY_MAC_CMAC_TWOFISH : !strcmp(c, "camellia") ? GCRY_MAC_CMAC_CAMELLIA
-				: !strcmp(c, "serpent") ? GCRY_MAC_CMAC_SERPENT : GCRY_MAC_CMAC_AES, 0, NULL))
+	int i = gc_index(c);
+
+	if (i < 0 || gc_ciphers[i].cmac < 0 || gcry_mac_open(&h, gc_ciphers[i].cmac, 0, NULL))
 		return -1;
 	e = gcry_mac_setkey(h, key, keylen);
 	if (!e)
@@ -570,9 +589,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!strcmp(a->name, "ghash") || !strncmp(a->name, "lrw(", 4))
 		return 0;   /* no peer has GHASH alone (gcm covers it) or LRW */
 	drv = a->cand[fz_u8(&f) % a->ncand];
-	c = strstr(a->name, "sm4") || !strcmp(a->name, "sm3") ? "sm4" : strstr(a->name, "twofish") ? "twofish"
-	    : strstr(a->name, "des3_ede") ? "des3_ede" : strstr(a->name, "(des)") ? "des" : strstr(a->name, "camellia") ? "camellia"
-	    : strstr(a->name, "serpent") ? "serpent" : "aes";
+	c = !strcmp(a->name, "sm3") ? "sm4" : alg_cipher(a->name);
 	while (nks < 4 && a->keysizes[nks])
 		nks++;
 	keylen = nks ? a->keysizes[fz_u8(&f) % nks] : 0;
