@@ -59,7 +59,8 @@ void drv_set_free(struct drv_set *s);
  * which the registry builds on request even when bc_list_drivers does not
  * show it: cbc(aes) -> cbc(aes-generic), xts(sm4) -> xts(ecb(sm4-generic)),
  * gcm(aes) -> gcm_base(ctr(aes-generic),ghash-generic), sha256 -> sha256-generic. */
-/* The block cipher an algorithm name is over: "aes", "sm4", "des", "des3_ede", "serpent". */
+/* The block cipher an algorithm name is over: "aes" (the default), "sm4", "twofish", "serpent",
+ * "camellia", "des3_ede" or "des". */
 const char *alg_cipher(const char *alg);
 const char *generic_driver_name(const char *alg, char *buf, size_t n);
 
