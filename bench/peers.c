@@ -33,6 +33,7 @@ static const char *const lib_colour[NLIBS] = { "#d62728", "#1f77b4", "#2ca02c", 
 enum kind { ECB, CBC, CTR, XTS, GCM, CMAC, HASH, HMAC, ESP, CCM };
 /* The hashes, and their names and digest lengths in the peers. */
 enum hash { H_SHA256, H_SM3, H_SHA1, H_SHA512 };
+enum cipher { C_AES, C_SM4, C_TDES, C_TWOFISH, C_SERPENT, C_CAMELLIA };
 static const char *const ossl_md[] = { "SHA256", "SM3", "SHA1", "SHA512" };
 static const int gcry_md[] = { GCRY_MD_SHA256, GCRY_MD_SM3, GCRY_MD_SHA1, GCRY_MD_SHA512 };
 static const size_t md_len[] = { 32, 32, 20, 64 };
@@ -41,37 +42,37 @@ struct alg {
 	const char *label;     /* OpenSSL-style name, also the chart's panel title */
 	const char *bc;        /* blockcrypt's (the kernel's) name */
 	enum kind kind;
-	int sm;                /* 1: SM4, 2: TDES (des3_ede), 3: Twofish, 4: Serpent, 5: Camellia, 0: AES; for a hash, which one (enum hash) */
+	int sm;                /* the cipher (enum cipher), or for a hash which one (enum hash) */
 	size_t keylen;         /* the whole key, 0 for a hash */
 };
 
 static const struct alg algs[] = {
-	{ "aes-128-ecb", "ecb(aes)", ECB, 0, 16 },   { "aes-256-ecb", "ecb(aes)", ECB, 0, 32 },
-	{ "aes-128-cbc", "cbc(aes)", CBC, 0, 16 },   { "aes-256-cbc", "cbc(aes)", CBC, 0, 32 },
-	{ "aes-128-ctr", "ctr(aes)", CTR, 0, 16 },   { "aes-256-ctr", "ctr(aes)", CTR, 0, 32 },
-	{ "aes-128-xts", "xts(aes)", XTS, 0, 32 },   { "aes-256-xts", "xts(aes)", XTS, 0, 64 },
-	{ "aes-128-gcm", "gcm(aes)", GCM, 0, 16 },   { "aes-256-gcm", "gcm(aes)", GCM, 0, 32 },
-	{ "aes-128-cmac", "cmac(aes)", CMAC, 0, 16 }, { "aes-256-cmac", "cmac(aes)", CMAC, 0, 32 },
-	{ "aes-128-ccm", "ccm(aes)", CCM, 0, 16 },   { "aes-256-ccm", "ccm(aes)", CCM, 0, 32 },
-	{ "sm4-ecb", "ecb(sm4)", ECB, 1, 16 },       { "sm4-cbc", "cbc(sm4)", CBC, 1, 16 },
-	{ "sm4-ctr", "ctr(sm4)", CTR, 1, 16 },       { "sm4-xts", "xts(sm4)", XTS, 1, 32 },
-	{ "sm4-gcm", "gcm(sm4)", GCM, 1, 16 },       { "sm4-cmac", "cmac(sm4)", CMAC, 1, 16 },
+	{ "aes-128-ecb", "ecb(aes)", ECB, C_AES, 16 },   { "aes-256-ecb", "ecb(aes)", ECB, C_AES, 32 },
+	{ "aes-128-cbc", "cbc(aes)", CBC, C_AES, 16 },   { "aes-256-cbc", "cbc(aes)", CBC, C_AES, 32 },
+	{ "aes-128-ctr", "ctr(aes)", CTR, C_AES, 16 },   { "aes-256-ctr", "ctr(aes)", CTR, C_AES, 32 },
+	{ "aes-128-xts", "xts(aes)", XTS, C_AES, 32 },   { "aes-256-xts", "xts(aes)", XTS, C_AES, 64 },
+	{ "aes-128-gcm", "gcm(aes)", GCM, C_AES, 16 },   { "aes-256-gcm", "gcm(aes)", GCM, C_AES, 32 },
+	{ "aes-128-cmac", "cmac(aes)", CMAC, C_AES, 16 }, { "aes-256-cmac", "cmac(aes)", CMAC, C_AES, 32 },
+	{ "aes-128-ccm", "ccm(aes)", CCM, C_AES, 16 },   { "aes-256-ccm", "ccm(aes)", CCM, C_AES, 32 },
+	{ "sm4-ecb", "ecb(sm4)", ECB, C_SM4, 16 },       { "sm4-cbc", "cbc(sm4)", CBC, C_SM4, 16 },
+	{ "sm4-ctr", "ctr(sm4)", CTR, C_SM4, 16 },       { "sm4-xts", "xts(sm4)", XTS, C_SM4, 32 },
+	{ "sm4-gcm", "gcm(sm4)", GCM, C_SM4, 16 },       { "sm4-cmac", "cmac(sm4)", CMAC, C_SM4, 16 },
 	{ "sha256", "sha256", HASH, H_SHA256, 0 },   { "sm3", "sm3", HASH, H_SM3, 0 },
 	{ "sha1", "sha1", HASH, H_SHA1, 0 },         { "sha512", "sha512", HASH, H_SHA512, 0 },
-	{ "des-ede3-ecb", "ecb(des3_ede)", ECB, 2, 24 }, { "des-ede3-cbc", "cbc(des3_ede)", CBC, 2, 24 },
-	{ "twofish-128-ecb", "ecb(twofish)", ECB, 3, 16 }, { "twofish-128-cbc", "cbc(twofish)", CBC, 3, 16 },
-	{ "twofish-128-ctr", "ctr(twofish)", CTR, 3, 16 }, { "twofish-128-xts", "xts(twofish)", XTS, 3, 32 },
-	{ "twofish-256-cbc", "cbc(twofish)", CBC, 3, 32 }, { "twofish-256-xts", "xts(twofish)", XTS, 3, 64 },
-	{ "serpent-128-xts", "xts(serpent)", XTS, 4, 32 }, { "serpent-256-xts", "xts(serpent)", XTS, 4, 64 },
-	{ "serpent-256-cbc", "cbc(serpent)", CBC, 4, 32 }, { "serpent-256-ctr", "ctr(serpent)", CTR, 4, 32 },
-	{ "camellia-128-ecb", "ecb(camellia)", ECB, 5, 16 }, { "camellia-256-ecb", "ecb(camellia)", ECB, 5, 32 },
-	{ "camellia-128-cbc", "cbc(camellia)", CBC, 5, 16 }, { "camellia-256-cbc", "cbc(camellia)", CBC, 5, 32 },
-	{ "camellia-128-ctr", "ctr(camellia)", CTR, 5, 16 }, { "camellia-256-ctr", "ctr(camellia)", CTR, 5, 32 },
-	{ "camellia-128-xts", "xts(camellia)", XTS, 5, 32 }, { "camellia-256-xts", "xts(camellia)", XTS, 5, 64 },
+	{ "des-ede3-ecb", "ecb(des3_ede)", ECB, C_TDES, 24 }, { "des-ede3-cbc", "cbc(des3_ede)", CBC, C_TDES, 24 },
+	{ "twofish-128-ecb", "ecb(twofish)", ECB, C_TWOFISH, 16 }, { "twofish-128-cbc", "cbc(twofish)", CBC, C_TWOFISH, 16 },
+	{ "twofish-128-ctr", "ctr(twofish)", CTR, C_TWOFISH, 16 }, { "twofish-128-xts", "xts(twofish)", XTS, C_TWOFISH, 32 },
+	{ "twofish-256-cbc", "cbc(twofish)", CBC, C_TWOFISH, 32 }, { "twofish-256-xts", "xts(twofish)", XTS, C_TWOFISH, 64 },
+	{ "serpent-128-xts", "xts(serpent)", XTS, C_SERPENT, 32 }, { "serpent-256-xts", "xts(serpent)", XTS, C_SERPENT, 64 },
+	{ "serpent-256-cbc", "cbc(serpent)", CBC, C_SERPENT, 32 }, { "serpent-256-ctr", "ctr(serpent)", CTR, C_SERPENT, 32 },
+	{ "camellia-128-ecb", "ecb(camellia)", ECB, C_CAMELLIA, 16 }, { "camellia-256-ecb", "ecb(camellia)", ECB, C_CAMELLIA, 32 },
+	{ "camellia-128-cbc", "cbc(camellia)", CBC, C_CAMELLIA, 16 }, { "camellia-256-cbc", "cbc(camellia)", CBC, C_CAMELLIA, 32 },
+	{ "camellia-128-ctr", "ctr(camellia)", CTR, C_CAMELLIA, 16 }, { "camellia-256-ctr", "ctr(camellia)", CTR, C_CAMELLIA, 32 },
+	{ "camellia-128-xts", "xts(camellia)", XTS, C_CAMELLIA, 32 }, { "camellia-256-xts", "xts(camellia)", XTS, C_CAMELLIA, 64 },
 	/* rfc4106 (ESP): the key with its 4-byte salt, an 8-byte IV, 16 bytes of associated data
 	 * (SPI, sequence number, IV); the peers run the GCM it stands for, nonce salt || IV, AAD
 	 * the 8-byte header. */
-	{ "aes-128-gcm-esp", "rfc4106(gcm(aes))", ESP, 0, 20 },
+	{ "aes-128-gcm-esp", "rfc4106(gcm(aes))", ESP, C_AES, 20 },
 	{ "hmac-sha256", "hmac(sha256)", HMAC, H_SHA256, 32 }, { "hmac-sha1", "hmac(sha1)", HMAC, H_SHA1, 20 },
 };
 #define NALGS (sizeof(algs) / sizeof(algs[0]))
@@ -151,11 +152,13 @@ static int bc_open(struct impl *im)
 	case CCM:
 		return bc_aead_alloc(&im->ae, im->a->bc) || bc_aead_setkey(im->ae, im->key, im->a->keylen) ? -1 : 0;
 	case HMAC:
-		if (bc_shash_alloc(&im->sh, im->a->bc) == -ENOENT)
+	case CMAC: {
+		int r = bc_shash_alloc(&im->sh, im->a->bc);
+
+		if (r == -ENOENT && im->a->kind == HMAC)
 			return 1;                        /* a hash this build lacks */
-		/* fall through */
-	case CMAC:
-		return !im->sh || bc_shash_setkey(im->sh, im->key, im->a->keylen) ? -1 : 0;
+		return r || bc_shash_setkey(im->sh, im->key, im->a->keylen) ? -1 : 0;
+	}
 	case HASH:
 		return bc_shash_alloc(&im->sh, im->a->bc) ? -1 : 0;
 	default:
@@ -234,7 +237,7 @@ static int ossl_open(struct impl *im)
 	if (a->kind == CMAC) {
 		OSSL_PARAM p[2];
 
-		snprintf(name, sizeof(name), "%s-CBC", a->sm ? "SM4" : a->keylen == 16 ? "AES-128" : "AES-256");
+		snprintf(name, sizeof(name), "%s-CBC", a->sm == C_SM4 ? "SM4" : a->keylen == 16 ? "AES-128" : "AES-256");
 		p[0] = OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_CIPHER, name, 0);
 		p[1] = OSSL_PARAM_construct_end();
 		im->omac = EVP_MAC_fetch(NULL, "CMAC", NULL);
@@ -325,11 +328,15 @@ static int gcry_open(struct impl *im)
 		                     [GCM] = GCRY_CIPHER_MODE_GCM, [CCM] = GCRY_CIPHER_MODE_CCM };
 	const struct alg *a = im->a;
 	size_t cipher_key = a->kind == XTS ? a->keylen / 2 : a->keylen;
-	int algo = a->sm == 3 ? (cipher_key == 16 ? GCRY_CIPHER_TWOFISH128 : GCRY_CIPHER_TWOFISH)
-		   : a->sm == 4 ? (cipher_key == 16 ? GCRY_CIPHER_SERPENT128 : GCRY_CIPHER_SERPENT256)
-		   : a->sm == 5 ? (cipher_key == 16 ? GCRY_CIPHER_CAMELLIA128 : GCRY_CIPHER_CAMELLIA256)
-		   : a->sm == 2 ? GCRY_CIPHER_3DES : a->sm ? GCRY_CIPHER_SM4
-		   : cipher_key == 16 ? GCRY_CIPHER_AES128 : GCRY_CIPHER_AES256;
+	/* libgcrypt's numbers per cipher for 128- and 256-bit keys */
+	static const int gcry_algo[][2] = {
+		[C_AES] = { GCRY_CIPHER_AES128, GCRY_CIPHER_AES256 }, [C_SM4] = { GCRY_CIPHER_SM4, GCRY_CIPHER_SM4 },
+		[C_TDES] = { GCRY_CIPHER_3DES, GCRY_CIPHER_3DES },
+		[C_TWOFISH] = { GCRY_CIPHER_TWOFISH128, GCRY_CIPHER_TWOFISH },
+		[C_SERPENT] = { GCRY_CIPHER_SERPENT128, GCRY_CIPHER_SERPENT256 },
+		[C_CAMELLIA] = { GCRY_CIPHER_CAMELLIA128, GCRY_CIPHER_CAMELLIA256 },
+	};
+	int algo = gcry_algo[a->kind == HASH || a->kind == HMAC ? C_AES : a->sm][cipher_key == 16 ? 0 : 1];
 
 	if (a->kind == HASH)
 		return gcry_md_test_algo(gcry_md[a->sm]) ? 1 : 0;
@@ -344,7 +351,7 @@ static int gcry_open(struct impl *im)
 		return gcry_cipher_setkey(im->gc, im->key, 16) ? -1 : 0;
 	}
 	if (a->kind == CMAC) {
-		if (gcry_mac_open(&im->gm, a->sm ? GCRY_MAC_CMAC_SM4 : GCRY_MAC_CMAC_AES, 0, NULL))
+		if (gcry_mac_open(&im->gm, a->sm == C_SM4 ? GCRY_MAC_CMAC_SM4 : GCRY_MAC_CMAC_AES, 0, NULL))
 			return 1;
 		return gcry_mac_setkey(im->gm, im->key, a->keylen) ? -1 : 0;
 	}
@@ -392,7 +399,7 @@ static int gcry_op(struct impl *im, uint8_t *iv, const uint8_t *src, uint8_t *ds
 		break;
 	}
 	default:
-		e = gcry_cipher_setiv(im->gc, iv, a->kind == GCM ? 12 : a->sm == 2 ? 8 : 16);
+		e = gcry_cipher_setiv(im->gc, iv, a->kind == GCM ? 12 : a->sm == C_TDES ? 8 : 16);
 		break;
 	}
 	if (!e)
@@ -440,7 +447,7 @@ static int nettle_open(struct impl *im)
 	const struct alg *a = im->a;
 	int k128 = a->keylen == 16 || (a->kind == XTS && a->keylen == 32);
 
-	if (a->sm && a->kind != HASH && a->kind != HMAC)
+	if (a->sm != C_AES && a->kind != HASH && a->kind != HMAC)
 		return 1;
 	switch (a->kind) {
 	case HASH:
