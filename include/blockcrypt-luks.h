@@ -138,6 +138,26 @@ BC_API int bc_luks_slot_active(const bc_luks *l, int slot);   /* 1, 0, or -EINVA
 BC_API int bc_luks_max_slots(const bc_luks *l);
 BC_API int bc_luks_set_uuid(bc_luks *l, const char *uuid);
 
+/* ---- header care, as cryptsetup's luksHeaderBackup, luksHeaderRestore, erase and convert ---- */
+/* The header and keyslot areas to a new file (refused if it exists; mode 0400), as cryptsetup writes it: LUKS1 the
+ * phdr and key material up to the last keyslot's end (the rest of the phdr's 4 KiB zeroed when keyslot 0 starts
+ * there), LUKS2 both headers and the keyslots area; zero-padded to a multiple of 4096 bytes. */
+BC_API int bc_luks_header_backup(const bc_luks *l, const char *file);
+/* Asked before a restore or erase writes: msg is cryptsetup's warning; nonzero goes on. */
+typedef int (*bc_luks_confirm_fn)(const char *msg, void *arg);
+/* Writes a backup's header area to data (or to hdr, a detached header file, when not NULL). The backup is validated
+ * whole first (both LUKS2 copies with their checksums and the same seqid, every keyslot inside the file, the data
+ * segment inside data). Over an existing LUKS header the data offset must match, and the key size (LUKS1) or the
+ * header and keyslots area size (LUKS2) too; a different UUID is named in msg. -ECANCELED when confirm says no. */
+BC_API int bc_luks_header_restore(const char *data, const char *hdr, const char *backup, bc_luks_confirm_fn confirm,
+                                  void *arg);
+/* Every active keyslot wiped and removed (LUKS2: from the digests and tokens too, which stay), as cryptsetup's
+ * erase: the image can no longer be opened by any passphrase. */
+BC_API int bc_luks_erase(bc_luks *l);
+/* LUKS1 to LUKS2 (version 2) or back (1) in place, with cryptsetup convert's rules and layout: the keyslot areas
+ * move between 4 KiB and 32 KiB. The handle then describes the new header. A refusal writes nothing. */
+BC_API int bc_luks_convert(bc_luks *l, int version);
+
 /* What `cryptsetup luksDump` shows, to out (a FILE *); json: LUKS2 metadata as stored. */
 BC_API int bc_luks_dump(const bc_luks *l, void *out, int json);
 

@@ -135,28 +135,16 @@ int luks1_store(bc_luks *l)
  * (cryptsetup's default alignment; Table 2 of the LUKS2 specification lists the results). */
 int luks1_init(bc_luks *l, const struct bc_luks_format_params *p)
 {
-	uint8_t *h = l->phdr;
-	const char *dash = strchr(l->cipher, '-');
 	const char *hash = p->pbkdf.hash ? p->pbkdf.hash : "sha256";
 	uint64_t off = 4096, stride = (luks_af_area_bytes(l->key_bytes, LUKS_STRIPES) + 4095) / 4096 * 4096;
+	int r;
 
-	if (!dash || (size_t)(dash - l->cipher) >= 32 || strlen(dash + 1) >= 32 || !strncmp(l->cipher, "capi:", 5))
-		return luks_fail(-EINVAL, "LUKS1: cipher \"%s\" cannot be written as name and mode", l->cipher);
-	if (strlen(hash) >= 32 || luks_hash_size(hash) < 0)
-		return luks_fail(-ENOTSUP, "LUKS1: hash %s is not supported", hash);
 	if (p->pbkdf.type && p->pbkdf.type != BC_LUKS_PBKDF2)
 		return luks_fail(-EINVAL, "LUKS1 keyslots use PBKDF2 only");
 	if (p->sector_size && p->sector_size != LUKS_SECTOR)
 		return luks_fail(-EINVAL, "LUKS1 has 512-byte sectors only");
 	if (p->label || p->subsystem)
 		return luks_fail(-EINVAL, "LUKS1 has no label or subsystem");
-	memset(h, 0, PHDR_SIZE);
-	memcpy(h, luks1_magic, 6);
-	luks_put_be16(h + 6, 1);
-	memcpy(h + O_CIPHER, l->cipher, (size_t)(dash - l->cipher));
-	memcpy(h + O_MODE, dash + 1, strlen(dash + 1));
-	memcpy(h + O_HASH, hash, strlen(hash));
-	luks_put_be32(h + O_KEYBYTES, l->key_bytes);
 	l->version = 1;
 	l->nslots = 8;
 	l->sector_size = LUKS_SECTOR;
@@ -183,9 +171,29 @@ int luks1_init(bc_luks *l, const struct bc_luks_format_params *p)
 		l->data_offset = p->data_offset;
 	} else
 		l->data_offset = (off + 1048575) / 1048576 * 1048576;
+	r = luks1_phdr_init(l, hash);
+	l->digest[0].iterations = 0;
+	return r;
+}
+
+int luks1_phdr_init(bc_luks *l, const char *hash)
+{
+	uint8_t *h = l->phdr;
+	const char *dash = strchr(l->cipher, '-');
+
+	if (!dash || (size_t)(dash - l->cipher) >= 32 || strlen(dash + 1) >= 32 || !strncmp(l->cipher, "capi:", 5))
+		return luks_fail(-EINVAL, "LUKS1: cipher \"%s\" cannot be written as name and mode", l->cipher);
+	if (strlen(hash) >= 32 || luks_hash_size(hash) < 0)
+		return luks_fail(-ENOTSUP, "LUKS1: hash %s is not supported", hash);
 	if (l->data_offset % LUKS_SECTOR || l->data_offset / LUKS_SECTOR > UINT32_MAX)
 		return luks_fail(-EINVAL, "LUKS1: data offset must be a multiple of 512 bytes below 2 TiB");
+	memset(h, 0, PHDR_SIZE);
+	memcpy(h, luks1_magic, 6);
+	luks_put_be16(h + 6, 1);
+	memcpy(h + O_CIPHER, l->cipher, (size_t)(dash - l->cipher));
+	memcpy(h + O_MODE, dash + 1, strlen(dash + 1));
+	memcpy(h + O_HASH, hash, strlen(hash));
+	luks_put_be32(h + O_KEYBYTES, l->key_bytes);
 	luks_put_be32(h + O_PAYLOAD, (uint32_t)(l->data_offset / LUKS_SECTOR));
-	l->digest[0].iterations = 0;
 	return 0;
 }

@@ -535,6 +535,17 @@ int luks2_load(bc_luks *l)
 		luks_fail(rp, "%s (and no valid secondary header)", first_err);
 		return rp;
 	}
+	/* a backup is restored as it is: a damaged or stale copy in it would be written too */
+	if (l->strict && (rp || rs || p.seqid != s.seqid)) {
+		if (!rs && !rp)
+			luks_fail(-EINVAL, "LUKS2 header copies differ (seqid %llu and %llu)", (unsigned long long)p.seqid,
+			          (unsigned long long)s.seqid);
+		else if (rp)
+			luks_fail(rp, "%s", first_err);
+		free(p.buf);
+		free(s.buf);
+		return rp ? rp : rs ? rs : -EINVAL;
+	}
 	/* The more recent valid copy wins (section 4.5); an update writes both. */
 	use = rp ? &s : rs ? &p : s.seqid > p.seqid ? &s : &p;
 	l->hdr_size = use->hdr_size;
@@ -739,8 +750,6 @@ int luks2_slot_area(const bc_luks *l, unsigned key_bytes, uint64_t *off, uint64_
 /* A fresh header (section 4.1): 16 KiB headers, the keyslots area up to the data (16 MiB by default). */
 int luks2_init(bc_luks *l, const struct bc_luks_format_params *p)
 {
-	json_object *top = json_object_new_object(), *segs = json_object_new_object(), *seg = json_object_new_object();
-	json_object *config = json_object_new_object();
 	uint64_t meta_max = DEFAULT_DATA;
 
 	l->version = 2;
@@ -767,10 +776,20 @@ int luks2_init(bc_luks *l, const struct bc_luks_format_params *p)
 		return luks_fail(-EINVAL, "--offset %llu leaves no room for a keyslot", (unsigned long long)l->data_offset);
 	l->nslots = LUKS_MAX_SLOTS;
 	l->dynamic = !p->data_size;
+	luks2_new_json(l, p->data_size);
+	l->segment_digest = 0;
+	return 0;
+}
+
+void luks2_new_json(bc_luks *l, uint64_t data_size)
+{
+	json_object *top = json_object_new_object(), *segs = json_object_new_object(), *seg = json_object_new_object();
+	json_object *config = json_object_new_object();
+
 	json_object_object_add(seg, "type", jstr_new("crypt"));
 	json_object_object_add(seg, "offset", ju64_new(l->data_offset));
-	json_object_object_add(seg, "size", l->dynamic ? jstr_new("dynamic") : ju64_new(p->data_size));
-	json_object_object_add(seg, "iv_tweak", jstr_new("0"));
+	json_object_object_add(seg, "size", data_size ? ju64_new(data_size) : jstr_new("dynamic"));
+	json_object_object_add(seg, "iv_tweak", ju64_new(l->iv_tweak));
 	json_object_object_add(seg, "encryption", jstr_new(l->cipher));
 	json_object_object_add(seg, "sector_size", json_object_new_int((int)l->sector_size));
 	json_object_object_add(segs, "0", seg);
@@ -782,8 +801,11 @@ int luks2_init(bc_luks *l, const struct bc_luks_format_params *p)
 	json_object_object_add(top, "digests", json_object_new_object());
 	json_object_object_add(top, "config", config);
 	l->json = top;
-	l->segment_digest = 0;
-	return 0;
+}
+
+int luks2_count(const bc_luks *l, const char *section)
+{
+	return json_object_object_length(json_object_object_get(l->json, section));
 }
 
 /* After luks2_init and the digest: the digest object (section 3.4). */

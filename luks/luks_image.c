@@ -72,7 +72,7 @@ void bc_luks_close(bc_luks *l)
 	free(l);
 }
 
-int bc_luks_open(bc_luks **out, const char *data, const char *hdr, int writable)
+int luks_open(bc_luks **out, const char *data, const char *hdr, int writable, int strict)
 {
 	uint8_t h[592];
 	bc_luks *l;
@@ -80,6 +80,7 @@ int bc_luks_open(bc_luks **out, const char *data, const char *hdr, int writable)
 
 	if (r)
 		return r;
+	l->strict = strict;
 	if (l->hdr_file_size < sizeof(h)) {
 		r = luks_fail(-EINVAL, "not a LUKS image: %llu bytes is too short for a header",
 		              (unsigned long long)l->hdr_file_size);
@@ -98,6 +99,11 @@ int bc_luks_open(bc_luks **out, const char *data, const char *hdr, int writable)
 	}
 	*out = l;
 	return 0;
+}
+
+int bc_luks_open(bc_luks **out, const char *data, const char *hdr, int writable)
+{
+	return luks_open(out, data, hdr, writable, 0);
 }
 
 int bc_luks_version(const bc_luks *l) { return l->version; }
@@ -275,7 +281,7 @@ int bc_luks_write(bc_luks *l, uint64_t off, const uint8_t *buf, size_t len)
 	return r ? r : fdatasync(l->data_fd) ? luks_fail(-errno, "fsync: %s", strerror(errno)) : 0;
 }
 
-static int wipe_area(int fd, uint64_t off, uint64_t len)
+int luks_wipe_area(int fd, uint64_t off, uint64_t len)
 {
 	static const uint8_t zero[65536];
 	int r = 0;
@@ -290,7 +296,7 @@ static int wipe_area(int fd, uint64_t off, uint64_t len)
 	return r;
 }
 
-static int store(bc_luks *l)
+int luks_store(bc_luks *l)
 {
 	return l->version == 1 ? luks1_store(l) : luks2_store(l);
 }
@@ -351,7 +357,7 @@ int bc_luks_add_key(bc_luks *l, int slot, const struct bc_luks_pbkdf_params *p, 
 		l->slot[slot].active = 1;
 		if (l->version == 2)
 			luks2_set_slot(l, slot);
-		r = store(l);
+		r = luks_store(l);
 	}
 	if (r) {
 		if (l->version == 2)
@@ -402,7 +408,7 @@ int bc_luks_change_key(bc_luks *l, int slot, int new_slot, const struct bc_luks_
 		l->slot[slot].priority = old.priority;
 		if (l->version == 2)
 			luks2_set_slot(l, slot);
-		r = store(l);
+		r = luks_store(l);
 	}
 	if (r) {
 		l->slot[slot] = old;
@@ -411,7 +417,7 @@ int bc_luks_change_key(bc_luks *l, int slot, int new_slot, const struct bc_luks_
 		return r;
 	}
 	if (l->version == 2) {
-		r = wipe_area(l->hdr_fd, old.area_offset, old.area_size);
+		r = luks_wipe_area(l->hdr_fd, old.area_offset, old.area_size);
 		if (!r && fdatasync(l->hdr_fd))
 			r = luks_fail(-errno, "fsync: %s", strerror(errno));
 	}
@@ -432,9 +438,9 @@ int bc_luks_kill_slot(bc_luks *l, int slot)
 	s->active = 0;
 	if (l->version == 2)
 		luks2_set_slot(l, slot);
-	r = store(l);
+	r = luks_store(l);
 	if (!r)
-		r = wipe_area(l->hdr_fd, s->area_offset, s->area_size);
+		r = luks_wipe_area(l->hdr_fd, s->area_offset, s->area_size);
 	if (!r && fdatasync(l->hdr_fd))
 		r = luks_fail(-errno, "fsync: %s", strerror(errno));
 	if (l->version == 2) {
@@ -457,7 +463,7 @@ int bc_luks_set_uuid(bc_luks *l, const char *uuid)
 	if (!l->writable)
 		return luks_fail(-EBADF, "the image is open read-only");
 	snprintf(l->uuid, sizeof(l->uuid), "%s", uuid);
-	return store(l);
+	return luks_store(l);
 }
 
 static int grow(int fd, uint64_t size, uint64_t *cur)
@@ -525,7 +531,7 @@ static int format_init(bc_luks *l, const struct bc_luks_format_params *p, const 
 	if (!r)
 		r = grow(l->data_fd, l->data_offset + p->data_size, &l->data_file_size);
 	if (!r)
-		r = wipe_area(l->hdr_fd, 0, meta_end);
+		r = luks_wipe_area(l->hdr_fd, 0, meta_end);
 	if (!r) {
 		l->data_size = p->data_size ? p->data_size : (l->data_file_size - l->data_offset) / l->sector_size * l->sector_size;
 		r = bc_luks_add_key(l, p->keyslot, &p->pbkdf, pass, passlen);

@@ -50,6 +50,7 @@ struct bc_luks {
 	int version;
 	int hdr_fd, data_fd;         /* the same descriptor unless the header is detached */
 	int detached, writable;
+	int strict;                  /* a backup file: both LUKS2 copies must be valid and agree */
 	uint64_t hdr_file_size, data_file_size;
 	char uuid[40], label[48], subsystem[48];
 	char cipher[64];             /* dm-crypt notation, "aes-xts-plain64" */
@@ -109,14 +110,26 @@ int luks_kdf_check_bounds(enum bc_luks_pbkdf type, uint32_t iterations, uint32_t
 int luks_kdf_choose(struct luks_slot *s, const struct bc_luks_pbkdf_params *p, size_t outlen);
 uint32_t luks_pbkdf2_benchmark(const char *hash, uint32_t ms, size_t outlen);
 
+/* luks_image.c */
+/* bc_luks_open, with strict set for a header backup file (hdr) checked against the image it goes to (data). */
+int luks_open(bc_luks **out, const char *data, const char *hdr, int writable, int strict);
+int luks_store(bc_luks *l);                   /* the header as l has it, LUKS1 or LUKS2 */
+int luks_wipe_area(int fd, uint64_t off, uint64_t len);   /* zeros */
+
 /* luks1.c and luks2.c: header parsing (everything validated) and writing */
 int luks1_load(bc_luks *l, const uint8_t *hdr4k);
 int luks1_store(bc_luks *l);
 int luks1_init(bc_luks *l, const struct bc_luks_format_params *p);
+/* The phdr's fixed fields from l (cipher as name and mode, hash, key size, payload offset): after luks1_init's
+ * checks, or when a LUKS2 header becomes LUKS1. */
+int luks1_phdr_init(bc_luks *l, const char *hash);
 int luks2_load(bc_luks *l);
 int luks2_store(bc_luks *l);
 int luks2_init(bc_luks *l, const struct bc_luks_format_params *p);
 int luks2_add_digest(bc_luks *l);            /* digest 0 from l->digest[0], for a new header */
+/* The JSON of a header without keyslots or digests: l's data segment (size data_size, 0 dynamic) and config. */
+void luks2_new_json(bc_luks *l, uint64_t data_size);
+int luks2_count(const bc_luks *l, const char *section);   /* objects in "tokens", "digests"... */
 int luks2_set_slot(bc_luks *l, int n);         /* the JSON of slot n from l->slot[n] (or its removal) */
 void luks2_free(bc_luks *l);
 int luks2_dump_json(const bc_luks *l, FILE *out);

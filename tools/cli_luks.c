@@ -20,6 +20,10 @@ const char cli_luks_help[] =
 	"  kill-slot IMAGE SLOT            wipe keyslot SLOT\n"
 	"  change-key IMAGE [NEWKEYFILE]   replace the passphrase\n"
 	"  uuid IMAGE [--uuid UUID]        print or set the UUID\n"
+	"  header-backup IMAGE --header-backup-file FILE   the header and keyslot areas to a new FILE\n"
+	"  header-restore IMAGE --header-backup-file FILE  a backup (validated) written back over the header\n"
+	"  erase IMAGE                     wipe every keyslot: no passphrase opens the image afterwards\n"
+	"  convert IMAGE --type luks1|luks2  convert the header in place (cryptsetup convert's rules)\n"
 	"options: --header FILE --key-file FILE|- --keyfile-offset N --keyfile-size N --key-slot N --type luks1|luks2\n"
 	"  --cipher SPEC --key-size BITS --sector-size N --pbkdf argon2id|argon2i|pbkdf2 --iter-time MS\n"
 	"  --pbkdf-memory KIB --pbkdf-parallel N --pbkdf-force-iterations N --hash H --uuid U --label L --subsystem S --offset SECTORS --size BYTES\n"
@@ -75,7 +79,7 @@ int cli_luks_parse_args(int argc, char **argv, int plain)
 
 struct opts {
 	const char *header, *key_file, *new_key_file, *type, *cipher, *hash, *uuid, *label, *subsystem;
-	const char *from, *vk_file, *pos[3];
+	const char *from, *vk_file, *backup_file, *pos[3];
 	int npos, key_slot, batch, force, json, dump_vk, no_progress, iv_large, unbounded, verify;
 	int action, version, slot_arg;   /* set by check_args: the action, format's LUKS version, kill-slot's SLOT */
 	unsigned key_bits, sector_size, threads, keyfile_size;
@@ -136,7 +140,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		STR("--header", header) STR("--key-file", key_file) STR("-d", key_file) STR("--new-keyfile", new_key_file)
 		STR("--type", type) STR("--cipher", cipher) STR("-c", cipher) STR("--hash", hash) STR("-h", hash)
 		STR("--uuid", uuid) STR("--label", label) STR("--subsystem", subsystem) STR("--from", from)
-		STR("--volume-key-file", vk_file)
+		STR("--volume-key-file", vk_file) STR("--header-backup-file", backup_file)
 		NUM32("--key-size", key_bits) NUM32("-s", key_bits) NUM32("--sector-size", sector_size)
 		NUM32("--threads", threads) NUM32("--iter-time", pbkdf.iter_time_ms) NUM32("-i", pbkdf.iter_time_ms)
 		NUM32("--pbkdf-memory", pbkdf.memory_kib) NUM32("--pbkdf-parallel", pbkdf.parallel)
@@ -440,16 +444,14 @@ static int file_size(const char *path, uint64_t *size)
 	return 0;
 }
 
-/* cryptsetup's question before luksFormat overwrites data (standard input is a terminal): only "YES" goes on. The answer is read with read(2), so that the passphrase prompt after it sees its own line. */
-static int confirm_overwrite(const char *path, int has_luks)
+/* cryptsetup's question before it overwrites a header or data (standard input is a terminal): only "YES" goes on.
+ * The answer is read with read(2), so that a passphrase prompt after it sees its own line. */
+static int confirm_yes(const char *msg)
 {
 	char answer[8];
 	size_t n = 0;
 
-	if (has_luks)
-		fprintf(stderr, "WARNING: Device %s already contains a 'crypto_LUKS' superblock signature.\n", path);
-	fprintf(stderr, "\nWARNING!\n========\nThis will overwrite data on %s irrevocably.\n\n"
-	        "Are you sure? (Type 'yes' in capital letters): ", path);
+	fprintf(stderr, "\nWARNING!\n========\n%s\n\nAre you sure? (Type 'yes' in capital letters): ", msg);
 	for (;;) {
 		char c;
 		ssize_t k = read(0, &c, 1);
@@ -463,6 +465,33 @@ static int confirm_overwrite(const char *path, int has_luks)
 	}
 	answer[n] = 0;
 	return !strcmp(answer, "YES");
+}
+
+static int confirm_overwrite(const char *path, int has_luks)
+{
+	char msg[600];
+
+	if (has_luks)
+		fprintf(stderr, "WARNING: Device %s already contains a 'crypto_LUKS' superblock signature.\n", path);
+	snprintf(msg, sizeof(msg), "This will overwrite data on %s irrevocably.", path);
+	return confirm_yes(msg);
+}
+
+/* Before restore, erase and convert write: --batch-mode goes on; a terminal is asked; otherwise refused (a
+ * script says --batch-mode when it means it). arg: the struct opts. */
+static int confirm_header(const char *msg, void *arg)
+{
+	const struct opts *o = arg;
+
+	return o->batch || confirm_yes(msg);
+}
+
+/* The header actions ask on a terminal; without one, only --batch-mode goes on (checked before anything is read). */
+static int need_confirmation(const struct opts *o, const char *act)
+{
+	if (o->batch || isatty(0))
+		return 0;
+	return cli_fail("luks %s asks for confirmation: use --batch-mode when standard input is not a terminal", act);
 }
 
 /* Creates path if missing (with size bytes), or checks that overwriting it is allowed: by `allowed`
@@ -808,14 +837,80 @@ static int luks_uuid(const struct opts *o)
 	return r;
 }
 
+static int luks_header_backup(const struct opts *o)
+{
+	bc_luks *l;
+	int r = bc_luks_open(&l, o->pos[0], o->header, 0);
+
+	if (r)
+		return lib_fail(r);
+	r = bc_luks_header_backup(l, o->backup_file);
+	bc_luks_close(l);
+	return r ? lib_fail(r) : 0;
+}
+
+static int luks_header_restore(const struct opts *o)
+{
+	int r = need_confirmation(o, "header-restore");
+
+	if (!r && bc_luks_header_restore(o->pos[0], o->header, o->backup_file, confirm_header, (void *)o))
+		r = lib_fail(-EINVAL);
+	return r;
+}
+
+static int luks_erase(const struct opts *o)
+{
+	char msg[600];
+	bc_luks *l;
+	int r = need_confirmation(o, "erase");
+
+	if (r)
+		return r;
+	r = bc_luks_open(&l, o->pos[0], o->header, 1);
+	if (r)
+		return lib_fail(r);
+	snprintf(msg, sizeof(msg), "This operation will erase all keyslots on device %s.\n"
+	         "Device will become unusable after this operation.", o->header ? o->header : o->pos[0]);
+	if (!confirm_header(msg, (void *)o))
+		r = cli_fail("operation aborted, keyslots were NOT wiped");
+	else if (bc_luks_erase(l))
+		r = lib_fail(-EINVAL);
+	bc_luks_close(l);
+	return r;
+}
+
+static int luks_convert(const struct opts *o)
+{
+	char msg[600];
+	bc_luks *l;
+	int r = need_confirmation(o, "convert");
+
+	if (r)
+		return r;
+	r = bc_luks_open(&l, o->pos[0], o->header, 1);
+	if (r)
+		return lib_fail(r);
+	snprintf(msg, sizeof(msg), "This operation will convert %s to %s format.\n", o->header ? o->header : o->pos[0],
+	         o->version == 2 ? "LUKS2" : "LUKS1");
+	if (bc_luks_version(l) == o->version)
+		r = cli_fail("the image is already %s", o->version == 2 ? "LUKS2" : "LUKS1");
+	else if (!confirm_header(msg, (void *)o))
+		r = cli_fail("operation aborted, device was NOT converted");
+	else if (bc_luks_convert(l, o->version))
+		r = lib_fail(-EINVAL);
+	bc_luks_close(l);
+	return r;
+}
+
 enum { ACT_FORMAT, ACT_ENCRYPT, ACT_DECRYPT, ACT_READ, ACT_DUMP, ACT_TEST, ACT_ADD, ACT_CHANGE, ACT_REMOVE, ACT_KILL,
-       ACT_UUID, ACT_PLAIN_ENCRYPT, ACT_PLAIN_DECRYPT };
+       ACT_UUID, ACT_BACKUP, ACT_RESTORE, ACT_ERASE, ACT_CONVERT, ACT_PLAIN_ENCRYPT, ACT_PLAIN_DECRYPT };
 
 /* The action, its options and what the action needs of them, all checked before any file is touched. */
 static int check_args(int argc, char **argv, int plain, struct opts *o)
 {
 	static const char *const acts[] = { "format", "encrypt", "decrypt", "read", "dump", "test-passphrase", "add-key",
-	                                    "change-key", "remove-key", "kill-slot", "uuid" };
+	                                    "change-key", "remove-key", "kill-slot", "uuid", "header-backup", "header-restore",
+	                                    "erase", "convert" };
 	const char *act = argc > 1 ? argv[1] : "";
 	int which = -1;
 	unsigned slot;
@@ -844,12 +939,20 @@ static int check_args(int argc, char **argv, int plain, struct opts *o)
 		return cli_fail("luks %s: IMAGE missing", act);
 	switch (which) {
 	case ACT_FORMAT:
+	case ACT_CONVERT:
 		o->version = !o->type || !strcmp(o->type, "luks2") || !strcmp(o->type, "luks") ? 2
 		           : !strcmp(o->type, "luks1") ? 1 : 0;
 		if (!o->version)
 			return cli_fail("--type %s: luks1 or luks2", o->type);
+		if (which == ACT_CONVERT && !o->type)
+			return cli_fail("usage: blockcrypt luks convert IMAGE --type luks1|luks2");
 		if (o->key_bits % 8)
 			return cli_fail("--key-size must be a multiple of 8 bits");
+		break;
+	case ACT_BACKUP:
+	case ACT_RESTORE:
+		if (!o->backup_file)
+			return cli_fail("luks %s: --header-backup-file FILE is required", act);
 		break;
 	case ACT_ENCRYPT:
 	case ACT_DECRYPT:
@@ -897,6 +1000,10 @@ int cmd_luks(int argc, char **argv)
 	case ACT_CHANGE: return luks_add_key(&o, 1);
 	case ACT_REMOVE: return luks_kill(&o, 1);
 	case ACT_KILL: return luks_kill(&o, 0);
+	case ACT_BACKUP: return luks_header_backup(&o);
+	case ACT_RESTORE: return luks_header_restore(&o);
+	case ACT_ERASE: return luks_erase(&o);
+	case ACT_CONVERT: return luks_convert(&o);
 	default: return luks_uuid(&o);
 	}
 }
