@@ -299,10 +299,18 @@ static int to_luks1(bc_luks *l, bc_luks *t)
 	r = luks1_phdr_init(t, d->hash);
 	if (r)
 		return r;
-	/* the keyslots area moves down over the LUKS2 headers, then the phdr's sectors are cleared and it is written */
+	/* the keyslots area moves down over the LUKS2 headers; key material in what it leaves behind at its end is
+	 * cleared (that copy would outlive a later kill-slot), then the phdr's sectors, then the phdr is written */
 	r = copy_range(l->hdr_fd, 2 * LUKS2_HDR, l->hdr_fd, LUKS1_KEYSLOTS, l->keyslots_size);
-	if (!r && l->keyslots_size < CONVERT_SHIFT)
-		r = luks_wipe_area(l->hdr_fd, LUKS1_KEYSLOTS + l->keyslots_size, CONVERT_SHIFT - l->keyslots_size);
+	for (int i = 0; i < LUKS_MAX_SLOTS && !r; i++) {
+		uint64_t lo = LUKS1_KEYSLOTS + l->keyslots_size, hi = lo + CONVERT_SHIFT, end;
+
+		end = l->slot[i].area_offset + l->slot[i].area_size;
+		lo = l->slot[i].area_offset > lo ? l->slot[i].area_offset : lo;
+		hi = end < hi ? end : hi;
+		if (l->slot[i].area_size && lo < hi)
+			r = luks_wipe_area(l->hdr_fd, lo, hi - lo);
+	}
 	if (!r)
 		r = luks_wipe_area(l->hdr_fd, 0, LUKS1_KEYSLOTS);
 	return r ? r : luks1_store(t);

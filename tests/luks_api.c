@@ -179,6 +179,84 @@ static void luks_image(int version)
 	bc_luks_close(l);
 }
 
+/* The whole file, malloc'ed (*n bytes). */
+static uint8_t *slurp(const char *path, size_t *n)
+{
+	int fd = open(path, O_RDONLY);
+	off_t end = fd < 0 ? -1 : lseek(fd, 0, SEEK_END);
+	uint8_t *p = end > 0 ? malloc((size_t)end) : NULL;
+
+	*n = p && pread(fd, p, (size_t)end, 0) == end ? (size_t)end : 0;
+	if (fd >= 0)
+		close(fd);
+	return p;
+}
+
+static int answer_no(const char *msg, void *arg)
+{
+	*(int *)arg = strstr(msg, "already contains LUKS2 header") != NULL;
+	return 0;
+}
+
+static int answer_yes(const char *msg, void *arg)
+{
+	(void)msg;
+	(void)arg;
+	return 1;
+}
+
+/* header backup and restore, convert both ways on one handle, erase */
+static void header_care(void)
+{
+	struct bc_luks_format_params p = { .version = 2, .pbkdf = { .type = BC_LUKS_PBKDF2, .iterations = 1000 }, .keyslot = -1 };
+	char img[256], bak[256];
+	uint8_t *before, *after, junk[4096];
+	size_t n, m;
+	bc_luks *l;
+	int fd, asked = 0;
+
+	path_of(img, "care.img");
+	path_of(bak, "care.bak");
+	new_file(img);
+	if (truncate(img, 17 << 20) || bc_luks_format(&l, img, NULL, &p, "one", 3)) {
+		CHECK(0, "care: format");
+		return;
+	}
+	CHECK(bc_luks_header_backup(l, bak) == 0, "care: backup");
+	CHECK(bc_luks_header_backup(l, bak) == -EEXIST, "care: no backup over an existing file");
+	CHECK(bc_luks_convert(l, 2) == -EINVAL, "care: already LUKS2");
+	bc_luks_close(l);
+	before = slurp(img, &n);
+	CHECK(bc_luks_header_restore(img, NULL, bak, answer_no, &asked) == -ECANCELED && asked, "care: restore not confirmed");
+	after = slurp(img, &m);
+	CHECK(n && m == n && !memcmp(before, after, n), "care: the unconfirmed restore wrote nothing");
+	free(after);
+	fill(junk, sizeof(junk), 7);
+	fd = open(img, O_WRONLY);
+	CHECK(fd >= 0 && pwrite(fd, junk, sizeof(junk), 0) == (ssize_t)sizeof(junk), "care: damage the header");
+	close(fd);
+	CHECK(bc_luks_header_restore(img, NULL, bak, answer_yes, NULL) == 0, "care: restore");
+	after = slurp(img, &m);
+	CHECK(m == n && !memcmp(before, after, n), "care: the restored image is the original");
+	free(after);
+	free(before);
+	CHECK(bc_luks_open(&l, img, NULL, 0) == 0, "care: open read-only");
+	CHECK(bc_luks_convert(l, 1) == -EBADF, "care: no convert of a read-only image");
+	bc_luks_close(l);
+	CHECK(bc_luks_open(&l, img, NULL, 1) == 0, "care: open");
+	CHECK(bc_luks_convert(l, 3) == -EINVAL, "care: no LUKS3");
+	CHECK(bc_luks_convert(l, 1) == 0 && bc_luks_version(l) == 1, "care: to LUKS1");
+	CHECK(bc_luks_unlock(l, "one", 3, -1) == 0, "care: the converted handle unlocks");
+	CHECK(bc_luks_convert(l, 2) == 0 && bc_luks_version(l) == 2, "care: back to LUKS2");
+	CHECK(bc_luks_add_key(l, -1, &p.pbkdf, "two", 3) == 1, "care: a key added after the round trip");
+	CHECK(bc_luks_erase(l) == 0, "care: erase");
+	CHECK(bc_luks_unlock(l, "two", 3, -1) == -EPERM, "care: nothing opens the erased handle");
+	bc_luks_close(l);
+	CHECK(bc_luks_open(&l, img, NULL, 0) == 0 && bc_luks_unlock(l, "one", 3, -1) == -EPERM,
+	      "care: nothing opens the erased image");
+	bc_luks_close(l);
+}
+
 static void refused_format(void)
 {
 	struct bc_luks_format_params p = { .pbkdf = { .type = BC_LUKS_PBKDF2, .iterations = 1000 } };
@@ -336,6 +414,7 @@ int main(void)
 	}
 	luks_image(2);
 	luks_image(1);
+	header_care();
 	refused_format();
 	plain_image();
 	bulk_checks(dir);

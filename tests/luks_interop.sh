@@ -15,21 +15,6 @@ printf 'battery staple' >"$T/pw2"
 printf 'wrong' >"$T/bad"
 printf 'correct horse' >"$T/pl1"
 
-# check <description> <command...>: passes when the command succeeds
-check() {
-	d=$1
-	shift
-	if "$@" >"$T/out" 2>&1; then ok; else bad "$d"; sed 's/^/    /' "$T/out" | head -n 5; fi
-}
-# rc <expected> <description> <command...>: the command's exit status must be exactly the expected one
-rc() {
-	want=$1
-	d=$2
-	shift 2
-	"$@" >"$T/out" 2>"$T/err"
-	got=$?
-	if [ "$got" -eq "$want" ]; then ok; else bad "$d: exit $got, expected $want"; head -n 3 "$T/err" | sed 's/^/    /'; fi
-}
 same_prefix() { # same_prefix <bytes> <a> <b>
 	cmp -n "$1" "$2" "$3" >/dev/null 2>&1
 }

@@ -22,6 +22,22 @@ unhex() {
 			printf "\\%03o", (index(h, substr(s, i, 1)) - 1) * 16 + index(h, substr(s, i + 1, 1)) - 1 }')"
 }
 
+# check <description> <command...>: passes when the command succeeds
+check() {
+	d=$1
+	shift
+	if "$@" >"$T/out" 2>&1; then ok; else bad "$d"; sed 's/^/    /' "$T/out" | head -n 5; fi
+}
+# rc <expected> <description> <command...>: the command's exit status must be exactly the expected one
+rc() {
+	want=$1
+	d=$2
+	shift 2
+	"$@" >"$T/out" 2>"$T/err"
+	got=$?
+	if [ "$got" -eq "$want" ]; then ok; else bad "$d: exit $got, expected $want"; head -n 3 "$T/err" | sed 's/^/    /'; fi
+}
+
 # The last line, and the exit status: 0 only if nothing failed.
 finish() {
 	echo "$NAME: $pass passed, $fail failed"
