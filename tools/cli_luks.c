@@ -858,45 +858,29 @@ static int luks_header_restore(const struct opts *o)
 	return r;
 }
 
-static int luks_erase(const struct opts *o)
+/* erase and convert: cryptsetup's question, then the whole header rewritten */
+static int luks_rewrite(const struct opts *o, int convert)
 {
+	const char *dev = o->header ? o->header : o->pos[0], *v = o->version == 2 ? "LUKS2" : "LUKS1";
 	char msg[600];
 	bc_luks *l;
-	int r = need_confirmation(o, "erase");
+	int r = need_confirmation(o, convert ? "convert" : "erase");
 
 	if (r)
 		return r;
 	r = bc_luks_open(&l, o->pos[0], o->header, 1);
 	if (r)
 		return lib_fail(r);
-	snprintf(msg, sizeof(msg), "This operation will erase all keyslots on device %s.\n"
-	         "Device will become unusable after this operation.", o->header ? o->header : o->pos[0]);
-	if (!confirm_header(msg, (void *)o))
-		r = cli_fail("operation aborted, keyslots were NOT wiped");
-	else if (bc_luks_erase(l))
-		r = lib_fail(-EINVAL);
-	bc_luks_close(l);
-	return r;
-}
-
-static int luks_convert(const struct opts *o)
-{
-	char msg[600];
-	bc_luks *l;
-	int r = need_confirmation(o, "convert");
-
-	if (r)
-		return r;
-	r = bc_luks_open(&l, o->pos[0], o->header, 1);
-	if (r)
-		return lib_fail(r);
-	snprintf(msg, sizeof(msg), "This operation will convert %s to %s format.\n", o->header ? o->header : o->pos[0],
-	         o->version == 2 ? "LUKS2" : "LUKS1");
-	if (bc_luks_version(l) == o->version)
-		r = cli_fail("the image is already %s", o->version == 2 ? "LUKS2" : "LUKS1");
+	if (convert)
+		snprintf(msg, sizeof(msg), "This operation will convert %s to %s format.\n", dev, v);
+	else
+		snprintf(msg, sizeof(msg), "This operation will erase all keyslots on device %s.\n"
+		         "Device will become unusable after this operation.", dev);
+	if (convert && bc_luks_version(l) == o->version)
+		r = cli_fail("the image is already %s", v);
 	else if (!confirm_header(msg, (void *)o))
-		r = cli_fail("operation aborted, device was NOT converted");
-	else if (bc_luks_convert(l, o->version))
+		r = cli_fail(convert ? "operation aborted, device was NOT converted" : "operation aborted, keyslots were NOT wiped");
+	else if (convert ? bc_luks_convert(l, o->version) : bc_luks_erase(l))
 		r = lib_fail(-EINVAL);
 	bc_luks_close(l);
 	return r;
@@ -1002,8 +986,8 @@ int cmd_luks(int argc, char **argv)
 	case ACT_KILL: return luks_kill(&o, 0);
 	case ACT_BACKUP: return luks_header_backup(&o);
 	case ACT_RESTORE: return luks_header_restore(&o);
-	case ACT_ERASE: return luks_erase(&o);
-	case ACT_CONVERT: return luks_convert(&o);
+	case ACT_ERASE: return luks_rewrite(&o, 0);
+	case ACT_CONVERT: return luks_rewrite(&o, 1);
 	default: return luks_uuid(&o);
 	}
 }
