@@ -157,6 +157,10 @@ BC_API int bc_luks_erase(bc_luks *l);
 /* LUKS1 to LUKS2 (version 2) or back (1) in place, with cryptsetup convert's rules and layout: the keyslot areas
  * move between 4 KiB and 32 KiB. The handle then describes the new header. A refusal writes nothing. */
 BC_API int bc_luks_convert(bc_luks *l, int version);
+/* The LUKS2 data segment's size in the header (cryptsetup's resize sizes an active mapping; offline the segment is
+ * what says it): size bytes (a multiple of the sector size; the data file grows to hold them), or 0 for "dynamic",
+ * to the end of the file. The data is not touched. LUKS1 has no size field: -ENOTSUP. */
+BC_API int bc_luks_resize(bc_luks *l, uint64_t size);
 
 /* What `cryptsetup luksDump` shows, to out (a FILE *); json: LUKS2 metadata as stored. */
 BC_API int bc_luks_dump(const bc_luks *l, void *out, int json);

@@ -803,6 +803,15 @@ void luks2_new_json(bc_luks *l, uint64_t data_size)
 	l->json = top;
 }
 
+void luks2_set_segment_size(bc_luks *l, uint64_t size)
+{
+	/* the header has one segment (luks2_load refuses more) */
+	json_object_object_foreach(json_object_object_get(l->json, "segments"), name, seg) {
+		(void)name;
+		json_object_object_add(seg, "size", size ? ju64_new(size) : jstr_new("dynamic"));
+	}
+}
+
 int luks2_count(const bc_luks *l, const char *section)
 {
 	return json_object_object_length(json_object_object_get(l->json, section));

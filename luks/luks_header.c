@@ -316,6 +316,38 @@ static int to_luks1(bc_luks *l, bc_luks *t)
 	return r ? r : luks1_store(t);
 }
 
+int bc_luks_resize(bc_luks *l, uint64_t size)
+{
+	uint64_t dynamic_size;
+	int r;
+
+	if (l->version != 2)
+		return luks_fail(-ENOTSUP, "LUKS1 data runs to the end of the file: it has no size to set");
+	if (!l->writable)
+		return luks_fail(-EBADF, "the image is open read-only");
+	if (size % l->sector_size)
+		return luks_fail(-EINVAL, "size %llu is not a multiple of the %u-byte sectors", (unsigned long long)size,
+		                 l->sector_size);
+	if (size > UINT64_MAX / 2 - l->data_offset || size / 512 > UINT64_MAX / 2 - l->iv_tweak)
+		return luks_fail(-EINVAL, "size %llu out of range", (unsigned long long)size);
+	/* the file grows to hold the segment (its new sectors read as whatever they decrypt to, as a grown disk's) */
+	if (size > l->data_file_size - l->data_offset) {
+		if (ftruncate(l->data_fd, (off_t)(l->data_offset + size)))
+			return luks_fail(-errno, "cannot extend the data file: %s", strerror(errno));
+		l->data_file_size = l->data_offset + size;
+	}
+	dynamic_size = (l->data_file_size - l->data_offset) / l->sector_size * l->sector_size;
+	luks2_set_segment_size(l, size);
+	r = luks2_store(l);
+	if (r) {
+		luks2_set_segment_size(l, l->dynamic ? 0 : l->data_size);
+		return r;
+	}
+	l->dynamic = !size;
+	l->data_size = size ? size : dynamic_size;
+	return 0;
+}
+
 int bc_luks_convert(bc_luks *l, int version)
 {
 	bc_luks *t;

@@ -130,6 +130,7 @@ int luks2_add_digest(bc_luks *l);            /* digest 0 from l->digest[0], for 
 /* The JSON of a header without keyslots or digests: l's data segment (size data_size, 0 dynamic) and config. */
 void luks2_new_json(bc_luks *l, uint64_t data_size);
 int luks2_count(const bc_luks *l, const char *section);   /* objects in "tokens", "digests"... */
+void luks2_set_segment_size(bc_luks *l, uint64_t size);   /* 0: dynamic */
 int luks2_set_slot(bc_luks *l, int n);         /* the JSON of slot n from l->slot[n] (or its removal) */
 void luks2_free(bc_luks *l);
 int luks2_dump_json(const bc_luks *l, FILE *out);

@@ -247,8 +247,13 @@ static void header_care(void)
 	CHECK(bc_luks_convert(l, 3) == -EINVAL, "care: no LUKS3");
 	CHECK(bc_luks_convert(l, 1) == 0 && bc_luks_version(l) == 1, "care: to LUKS1");
 	CHECK(bc_luks_unlock(l, "one", 3, -1) == 0, "care: the converted handle unlocks");
+	CHECK(bc_luks_resize(l, 1 << 20) == -ENOTSUP, "care: LUKS1 has no segment size");
 	CHECK(bc_luks_convert(l, 2) == 0 && bc_luks_version(l) == 2, "care: back to LUKS2");
 	CHECK(bc_luks_add_key(l, -1, &p.pbkdf, "two", 3) == 1, "care: a key added after the round trip");
+	CHECK(bc_luks_resize(l, 1 << 20) == 0 && bc_luks_data_size(l) == 1 << 20, "care: resize to 1 MiB");
+	CHECK(bc_luks_resize(l, 1000) == -EINVAL && bc_luks_data_size(l) == 1 << 20, "care: resize to a partial sector");
+	CHECK(bc_luks_resize(l, 0) == 0 && bc_luks_data_size(l) == 1 << 20 && bc_luks_resize(l, 2 << 20) == 0 && bc_luks_data_size(l) == 2 << 20,
+	      "care: resize to the end of the file, then beyond it");
 	CHECK(bc_luks_erase(l) == 0, "care: erase");
 	CHECK(bc_luks_unlock(l, "two", 3, -1) == -EPERM, "care: nothing opens the erased handle");
 	bc_luks_close(l);

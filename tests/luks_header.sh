@@ -222,4 +222,20 @@ truncate -s 20M "$T/x"
 $CS luksFormat --type luks2 --luks2-metadata-size 32k --sector-size 512 $PB2 --batch-mode --key-file "$T/pw" "$T/x" >/dev/null 2>&1
 refused "LUKS2 to LUKS1 with 32 KiB headers" "$T/x" $BC luks convert "$T/x" --type luks1 --batch-mode
 
+# ---- resize: the LUKS2 segment's size in the header (offline; the data untouched) --------------------------
+cp "$T/l2" "$T/s"
+rc 0 "resize to 2 MiB" $BC luks resize "$T/s" --device-size 2M
+check "cryptsetup sees the fixed size" sh -c "$CS luksDump '$T/s' | grep -q 'length: 2097152 \\[bytes\\]'"
+rc 0 "cryptsetup opens the resized image" $CS open --test-passphrase --key-file "$T/pw" "$T/s"
+check "the segment decrypts to its 2 MiB" sh -c "$BC luks decrypt '$T/s' - --key-file '$T/pw' >'$T/s.out' && test \$(stat -c %s '$T/s.out') = 2097152 && cmp -n 2097152 '$T/s.out' '$T/plain'"
+rc 0 "resize without a size: dynamic again" $BC luks resize "$T/s"
+check "cryptsetup sees the whole device" sh -c "$CS luksDump '$T/s' | grep -q 'length: (whole device)'"
+check "the data is as it was" sh -c "$BC luks decrypt '$T/s' - --key-file '$T/pw' | cmp -n 3000000 - '$T/plain'"
+rc 0 "resize beyond the file grows it" $BC luks resize "$T/s" --device-size 30M
+check "to the data offset and 30 MiB" test "$(stat -c %s "$T/s")" = $(((16 + 30) << 20))
+check "cryptsetup sees 30 MiB" sh -c "$CS luksDump '$T/s' | grep -q 'length: 31457280 \\[bytes\\]'"
+refused "resize to a size that is no whole sector" "$T/s" $BC luks resize "$T/s" --device-size 1000
+refused "resize of LUKS1 (no size field)" "$T/l1" $BC luks resize "$T/l1" --device-size 1M
+refused "resize of a file that is no LUKS image" "$T/plain" $BC luks resize "$T/plain" --device-size 1M
+
 finish

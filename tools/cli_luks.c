@@ -24,6 +24,7 @@ const char cli_luks_help[] =
 	"  header-restore IMAGE --header-backup-file FILE  a backup (validated) written back over the header\n"
 	"  erase IMAGE                     wipe every keyslot: no passphrase opens the image afterwards\n"
 	"  convert IMAGE --type luks1|luks2  convert the header in place (cryptsetup convert's rules)\n"
+	"  resize IMAGE [--device-size BYTES]  the LUKS2 data segment's size (without: to the end of the file)\n"
 	"options: --header FILE --key-file FILE|- --keyfile-offset N --keyfile-size N --key-slot N --type luks1|luks2\n"
 	"  --cipher SPEC --key-size BITS --sector-size N --pbkdf argon2id|argon2i|pbkdf2 --iter-time MS\n"
 	"  --pbkdf-memory KIB --pbkdf-parallel N --pbkdf-force-iterations N --hash H --uuid U --label L --subsystem S --offset SECTORS --size BYTES\n"
@@ -83,7 +84,7 @@ struct opts {
 	int npos, key_slot, batch, force, json, dump_vk, no_progress, iv_large, unbounded, verify;
 	int action, version, slot_arg;   /* set by check_args: the action, format's LUKS version, kill-slot's SLOT */
 	unsigned key_bits, sector_size, threads, keyfile_size;
-	uint64_t offset, size, length, iv_offset, keyfile_offset;
+	uint64_t offset, size, length, iv_offset, keyfile_offset, device_size;
 	int have_offset, have_length;
 	double progress_every;
 	struct bc_luks_pbkdf_params pbkdf;
@@ -148,7 +149,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		NUM32("--keyfile-size", keyfile_size) NUM32("-l", keyfile_size)
 		NUM64("--keyfile-offset", keyfile_offset, (void)0)
 		NUM64("--offset", offset, o->have_offset = 1) NUM64("-o", offset, o->have_offset = 1)
-		NUM64("--size", size, (void)0) NUM64("--length", length, o->have_length = 1)
+		NUM64("--size", size, (void)0) NUM64("--device-size", device_size, (void)0) NUM64("--length", length, o->have_length = 1)
 		NUM64("--iv-offset", iv_offset, (void)0) NUM64("--skip", iv_offset, (void)0)
 		FLAG("--batch-mode", batch) FLAG("-q", batch) FLAG("--force", force) FLAG("--json", json)
 		FLAG("--dump-volume-key", dump_vk) FLAG("--no-progress", no_progress) FLAG("--iv-large-sectors", iv_large)
@@ -858,6 +859,18 @@ static int luks_header_restore(const struct opts *o)
 	return r;
 }
 
+static int luks_resize(const struct opts *o)
+{
+	bc_luks *l;
+	int r = bc_luks_open(&l, o->pos[0], o->header, 1);
+
+	if (r)
+		return lib_fail(r);
+	r = bc_luks_resize(l, o->device_size) ? lib_fail(-EINVAL) : 0;
+	bc_luks_close(l);
+	return r;
+}
+
 /* erase and convert: cryptsetup's question, then the whole header rewritten */
 static int luks_rewrite(const struct opts *o, int convert)
 {
@@ -887,14 +900,14 @@ static int luks_rewrite(const struct opts *o, int convert)
 }
 
 enum { ACT_FORMAT, ACT_ENCRYPT, ACT_DECRYPT, ACT_READ, ACT_DUMP, ACT_TEST, ACT_ADD, ACT_CHANGE, ACT_REMOVE, ACT_KILL,
-       ACT_UUID, ACT_BACKUP, ACT_RESTORE, ACT_ERASE, ACT_CONVERT, ACT_PLAIN_ENCRYPT, ACT_PLAIN_DECRYPT };
+       ACT_UUID, ACT_BACKUP, ACT_RESTORE, ACT_ERASE, ACT_CONVERT, ACT_RESIZE, ACT_PLAIN_ENCRYPT, ACT_PLAIN_DECRYPT };
 
 /* The action, its options and what the action needs of them, all checked before any file is touched. */
 static int check_args(int argc, char **argv, int plain, struct opts *o)
 {
 	static const char *const acts[] = { "format", "encrypt", "decrypt", "read", "dump", "test-passphrase", "add-key",
 	                                    "change-key", "remove-key", "kill-slot", "uuid", "header-backup", "header-restore",
-	                                    "erase", "convert" };
+	                                    "erase", "convert", "resize" };
 	const char *act = argc > 1 ? argv[1] : "";
 	int which = -1;
 	unsigned slot;
@@ -988,6 +1001,7 @@ int cmd_luks(int argc, char **argv)
 	case ACT_RESTORE: return luks_header_restore(&o);
 	case ACT_ERASE: return luks_rewrite(&o, 0);
 	case ACT_CONVERT: return luks_rewrite(&o, 1);
+	case ACT_RESIZE: return luks_resize(&o);
 	default: return luks_uuid(&o);
 	}
 }
