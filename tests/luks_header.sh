@@ -158,6 +158,11 @@ for v in l1 l2; do
 	rc 1 "nor with the other one ($v)" $CS open --test-passphrase --key-file "$T/pw2" "$T/e"
 	rc 1 "test-passphrase finds no keyslot ($v)" $BC luks test-passphrase "$T/e" --key-file "$T/pw"
 	rc 0 "erase of an erased image does nothing ($v)" $BC luks erase "$T/e" --batch-mode
+	[ $v = l1 ] && check "LUKS1: the same phdr bytes as cryptsetup's erase" cmp -n 4096 "$T/e" "$T/e.cs"
+	[ $v = l2 ] && check "LUKS2: the same JSON as cryptsetup's erase" sh -c "cmp -i 4096 -n 12288 '$T/e' '$T/e.cs' &&
+		cmp -i 20480 -n 12288 '$T/e' '$T/e.cs'"
+	[ $v = l1 ] && at=2097152 || at=16777216
+	check "the data untouched ($v)" sh -c "cmp -i $at '$T/e' '$T/$v' && cmp -i $at '$T/e.cs' '$T/$v'"
 done
 check "the LUKS2 token stayed, without keyslots" grep -q "blockcrypt-test" "$T/e.d1"
 cp "$T/l1" "$T/e1"
