@@ -169,6 +169,17 @@ cp "$T/l1" "$T/e1"
 rc 0 "erase -q" $BC luks erase "$T/e1" -q
 check "LUKS1: the key material is wiped (zeros)" zeros "$T/e1" 4096 258048
 check "LUKS1: keyslot 3's too" zeros "$T/e1" $((1520 * 512)) 258048
+# on a terminal, cryptsetup's questions; anything but YES leaves the image as it was
+cp "$T/l2" "$T/q"
+for act in erase "convert --type luks1"; do
+	before=$(sum "$T/q")
+	rc 2 "$act on a terminal: no aborts" $PTY "capital letters): =no" -- $BC luks $act "$T/q"
+	cp "$T/out" "$T/tty"
+	check "$act asks cryptsetup's question" grep -q "This operation will $(echo $act | cut -d' ' -f1) " "$T/tty"
+	check "$act: the aborted action wrote nothing" test "$(sum "$T/q")" = "$before"
+done
+rc 0 "erase on a terminal: YES erases" $PTY "capital letters): =YES" -- $BC luks erase "$T/q"
+rc 1 "nothing opens it" $CS open --test-passphrase --key-file "$T/pw" "$T/q"
 refused "erase of a file that is no LUKS image" "$T/plain" $BC luks erase "$T/plain" --batch-mode
 
 # ---- convert: cryptsetup's layout and rules ---------------------------------------------------------------
