@@ -838,14 +838,15 @@ static int luks_uuid(const struct opts *o)
 	return r;
 }
 
-static int luks_header_backup(const struct opts *o)
+/* header-backup (read-only) and resize: one call on the opened header */
+static int luks_header_op(const struct opts *o, int resize)
 {
 	bc_luks *l;
-	int r = bc_luks_open(&l, o->pos[0], o->header, 0);
+	int r = bc_luks_open(&l, o->pos[0], o->header, resize);
 
 	if (r)
 		return lib_fail(r);
-	r = bc_luks_header_backup(l, o->backup_file);
+	r = resize ? bc_luks_resize(l, o->device_size) : bc_luks_header_backup(l, o->backup_file);
 	bc_luks_close(l);
 	return r ? lib_fail(r) : 0;
 }
@@ -856,18 +857,6 @@ static int luks_header_restore(const struct opts *o)
 
 	if (!r && bc_luks_header_restore(o->pos[0], o->header, o->backup_file, confirm_header, (void *)o))
 		r = lib_fail(-EINVAL);
-	return r;
-}
-
-static int luks_resize(const struct opts *o)
-{
-	bc_luks *l;
-	int r = bc_luks_open(&l, o->pos[0], o->header, 1);
-
-	if (r)
-		return lib_fail(r);
-	r = bc_luks_resize(l, o->device_size) ? lib_fail(-EINVAL) : 0;
-	bc_luks_close(l);
 	return r;
 }
 
@@ -997,11 +986,11 @@ int cmd_luks(int argc, char **argv)
 	case ACT_CHANGE: return luks_add_key(&o, 1);
 	case ACT_REMOVE: return luks_kill(&o, 1);
 	case ACT_KILL: return luks_kill(&o, 0);
-	case ACT_BACKUP: return luks_header_backup(&o);
+	case ACT_BACKUP: return luks_header_op(&o, 0);
 	case ACT_RESTORE: return luks_header_restore(&o);
 	case ACT_ERASE: return luks_rewrite(&o, 0);
 	case ACT_CONVERT: return luks_rewrite(&o, 1);
-	case ACT_RESIZE: return luks_resize(&o);
+	case ACT_RESIZE: return luks_header_op(&o, 1);
 	default: return luks_uuid(&o);
 	}
 }
