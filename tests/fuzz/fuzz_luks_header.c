@@ -1,11 +1,13 @@
-/* libFuzzer harness: the LUKS1 and LUKS2 header and JSON metadata parsers of blockcrypt-luks, through bc_luks_open,
- * and what a reader does after it (accessors, dump, keyslot queries, unlock, read). LUKS1 1.2.3 and LUKS2 1.1.4. */
+/* libFuzzer harness: the LUKS1 and LUKS2 header and JSON metadata parsers of blockcrypt-luks, through bc_luks_open and
+ * bc_luks_header_restore's backup checks, and what a reader does after it (accessors, dump, keyslot queries, unlock,
+ * read). LUKS1 1.2.3 and LUKS2 1.1.4. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <openssl/evp.h>
@@ -24,6 +26,7 @@
  *   unlock bits 0-6: the keyslot tried, modulo 34, minus 1: -1 (every slot) .. 32 (out of range); -1 with more
  *                than two active keyslots tries the first one only: under the sanitizers each keyslot's AF merge
  *                costs up to a quarter of a second (4000 stripes of a 128-byte key: 28,000 SHA-1 calls)
+ * The header file is also offered as a header backup to restore onto an empty file, the question answered no.
  * The contract: no crash, hang, leak (of memory or descriptors) or write; every refusal is a negative errno with a
  * one-line reason.
  */
@@ -159,6 +162,9 @@ static void use(bc_luks *l, uint64_t data_file_size, uint8_t unlock)
 	for (int i = 0; i < n; i++)
 		if (bc_luks_slot_active(l, i))
 			refused(bc_luks_kill_slot(l, i), -EBADF, "kill_slot read-only");
+	refused(bc_luks_convert(l, 3 - v), -EBADF, "convert read-only");
+	refused(bc_luks_erase(l), -EBADF, "erase read-only");
+	refused(bc_luks_resize(l, 0), v == 1 ? -ENOTSUP : -EBADF, "resize read-only");
 
 	r = bc_luks_unlock(l, pass, strlen(pass), slot);
 	if (r < 0) {
@@ -178,6 +184,25 @@ static void use(bc_luks *l, uint64_t data_file_size, uint8_t unlock)
 		expect(bc_luks_read(l, ds - len, buf + 16, len) == 0, "read of the last bytes");
 	refused(bc_luks_read(l, ds, buf, 1), -EINVAL, "read past the end");
 	refused(bc_luks_write(l, 0, buf, 1), -EBADF, "write to a read-only image");
+}
+
+static int answer_no(const char *msg, void *arg)
+{
+	(void)arg;
+	expect(*msg != 0, "an empty question");
+	return 0;
+}
+
+/* The header file as a backup for an empty image of the same size: refused, or asked and answered no; never written. */
+static void restore(const char *backup, uint64_t fsize)
+{
+	char tpath[32];
+	int tfd = file_of(NULL, 0, fsize, tpath), r = bc_luks_header_restore(tpath, NULL, backup, answer_no, NULL);
+	struct stat st;
+
+	refused(r, 0, "restore");
+	expect(!fstat(tfd, &st) && st.st_blocks == 0, "a refused restore wrote to the image");
+	close(tfd);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -212,6 +237,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		use(l, fsize, unlock);
 		bc_luks_close(l);
 	}
+	restore(hpath, fsize);
 	close(hfd);
 	if (dfd >= 0)
 		close(dfd);
