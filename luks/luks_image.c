@@ -243,15 +243,18 @@ static int range_io(bc_luks *l, uint64_t off, uint8_t *buf, size_t len, int writ
 		size_t span = (head + n + ss - 1) / ss * ss;
 		uint64_t at = l->data_offset + first * ss;
 
-		r = luks_pread_all(l->data_fd, tmp, span, at);
+		/* a read of whole sectors decrypts in the caller's buffer: no bounce copy */
+		uint8_t *in = !write && !head && n == span ? buf : tmp;
+
+		r = luks_pread_all(l->data_fd, in, span, at);
 		if (!r)
-			r = bc_luks_crypt_sectors(l->crypt, 0, l->iv_tweak, first, tmp, span);
+			r = bc_luks_crypt_sectors(l->crypt, 0, l->iv_tweak, first, in, span);
 		if (!r && write) {
 			memcpy(tmp + head, buf, n);
 			r = bc_luks_crypt_sectors(l->crypt, 1, l->iv_tweak, first, tmp, span);
 			if (!r)
 				r = luks_pwrite_all(l->data_fd, tmp, span, at);
-		} else if (!r) {
+		} else if (!r && in == tmp) {
 			memcpy(buf, tmp + head, n);
 		}
 		off += n;
@@ -268,11 +271,21 @@ int bc_luks_read(bc_luks *l, uint64_t off, uint8_t *buf, size_t len)
 	return range_io(l, off, buf, len, 0);
 }
 
+int bc_luks_write_nosync(bc_luks *l, uint64_t off, const uint8_t *buf, size_t len)
+{
+	return range_io(l, off, (uint8_t *)buf, len, 1);
+}
+
+int bc_luks_sync(bc_luks *l)
+{
+	return fdatasync(l->data_fd) ? luks_fail(-errno, "fsync: %s", strerror(errno)) : 0;
+}
+
 int bc_luks_write(bc_luks *l, uint64_t off, const uint8_t *buf, size_t len)
 {
-	int r = range_io(l, off, (uint8_t *)buf, len, 1);
+	int r = bc_luks_write_nosync(l, off, buf, len);
 
-	return r ? r : fdatasync(l->data_fd) ? luks_fail(-errno, "fsync: %s", strerror(errno)) : 0;
+	return r ? r : bc_luks_sync(l);
 }
 
 static int wipe_area(int fd, uint64_t off, uint64_t len)

@@ -261,6 +261,24 @@ if want luks; then
 	group_time luks "$t0"
 fi
 
+# ---- (10b) the NBD server: LUKS and plain images' plaintext to qemu-img, qemu-io, nbdinfo, nbdcopy, nbdsh, nbdfuse --
+if want nbd; then
+	t0=$(date +%s)
+	missing=$("$BUILD/blockcrypt" luks --help 2>&1 >/dev/null)
+	if [ -n "$missing" ]; then
+		echo "SKIPPED: nbd: ${missing#blockcrypt: }"
+	elif ! have qemu-img || ! have qemu-io; then
+		echo "SKIPPED: nbd: qemu-img and qemu-io not installed (qemu-utils)"
+	elif ! have nbdinfo || ! have nbdcopy; then
+		echo "SKIPPED: nbd: nbdinfo and nbdcopy not installed (libnbd-bin)"
+	elif ! have python3; then
+		echo "SKIPPED: nbd: python3 not installed (the raw protocol test)"
+	else
+		run_test nbd nbd sh tests/nbd.sh
+	fi
+	group_time nbd "$t0"
+fi
+
 # ---- (11) fuzzing: each libFuzzer harness replays its corpus, then runs FUZZ_CHECK_SECONDS (20) -------------
 if want fuzz; then
 	t0=$(date +%s)

@@ -29,7 +29,7 @@ FUZZ_ARCH_FLAGS := $(foreach f,$(basename $(notdir $(wildcard src/arch/*/*.c))),
 # The library and the tool's objects with coverage and sanitizers, by the ordinary rules
 # (in that sub-make BUILD is build-fuzz and the rules below stay out of its way).
 ifneq ($(BUILD),$(FUZZ_BUILD))
-$(FUZZ_BUILD)/libblockcrypt.a $(FUZZ_BUILD)/libblockcrypt-luks.a $(FUZZ_TOOL_OBJ): FORCE
+$(FUZZ_BUILD)/libblockcrypt.a $(FUZZ_BUILD)/libblockcrypt-luks.a $(FUZZ_BUILD)/libblockcrypt-nbd.a $(FUZZ_TOOL_OBJ): FORCE
 	@$(MAKE) --no-print-directory CC=$(FUZZ_CC) BUILD=$(FUZZ_BUILD) OPT="-O1 -g" $(FUZZ_ARCH_FLAGS) \
 		SANITIZE="-fsanitize=fuzzer-no-link $(FUZZ_SAN)" $@
 
@@ -42,9 +42,10 @@ $(FUZZ_BUILD)/fuzz_peers: tests/fuzz/fuzz_peers.c $(FUZZ_COMMON) $(FUZZ_HDRS) $(
 		$(shell pkg-config --libs libcrypto libgcrypt 2>/dev/null)
 
 $(FUZZ_BUILD)/fuzz_cli: tests/fuzz/fuzz_cli.c tests/fuzz/ubsan_options.c $(FUZZ_TOOL_OBJ) \
-		$(if $(FUZZ_HAVE_LUKS),$(FUZZ_BUILD)/libblockcrypt-luks.a) $(FUZZ_BUILD)/libblockcrypt.a
+		$(if $(FUZZ_HAVE_LUKS),$(FUZZ_BUILD)/libblockcrypt-nbd.a $(FUZZ_BUILD)/libblockcrypt-luks.a) $(FUZZ_BUILD)/libblockcrypt.a
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $< tests/fuzz/ubsan_options.c \
-		$(FUZZ_TOOL_OBJ) $(if $(FUZZ_HAVE_LUKS),$(FUZZ_BUILD)/libblockcrypt-luks.a) $(FUZZ_BUILD)/libblockcrypt.a \
+		$(FUZZ_TOOL_OBJ) $(if $(FUZZ_HAVE_LUKS),$(FUZZ_BUILD)/libblockcrypt-nbd.a $(FUZZ_BUILD)/libblockcrypt-luks.a) \
+		$(FUZZ_BUILD)/libblockcrypt.a \
 		$(if $(FUZZ_HAVE_LUKS),$(LUKS_LIBS)) -lm
 
 # The disk-image library (luks/luks.mk's rule in the sub-make) is instrumented; json-c, libargon2 and libcrypto
