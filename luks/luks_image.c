@@ -223,9 +223,9 @@ int bc_luks_open_plain(bc_luks **out, const char *data, const char *spec, const 
 static int range_io(bc_luks *l, uint64_t off, uint8_t *buf, size_t len, int write)
 {
 	const size_t ss = l->sector_size;
-	/* a small read stays small: the bounce buffer covers the range (up to 1 MiB at a time) */
+	/* a small range stays small: the bounce buffer covers it (up to 1 MiB at a time) */
 	const size_t span_max = len < (1u << 20) ? (len + ss - 1) / ss * ss + ss : 1u << 20;
-	uint8_t *tmp;
+	uint8_t *tmp = NULL;
 	int r = 0;
 
 	if (!l->crypt)
@@ -234,21 +234,26 @@ static int range_io(bc_luks *l, uint64_t off, uint8_t *buf, size_t len, int writ
 		return luks_fail(-EBADF, "the image is open read-only");
 	if (off > l->data_size || len > l->data_size - off)
 		return luks_fail(-EINVAL, "range beyond the end of the data (%llu bytes)", (unsigned long long)l->data_size);
-	tmp = malloc(span_max + ss);
-	if (!tmp)
-		return luks_fail(-ENOMEM, "out of memory");
 	while (len && !r) {
 		uint64_t first = off / ss, head = off % ss;
 		size_t n = len < span_max - head ? len : span_max - head;
 		size_t span = (head + n + ss - 1) / ss * ss;
 		uint64_t at = l->data_offset + first * ss;
+		int whole = !head && n == span;
+		/* whole sectors read are decrypted in the caller's buffer, and whole sectors written need not be read
+		 * first; anything else goes through the bounce buffer (allocated only then: no allocation per small read) */
+		uint8_t *in = !write && whole ? buf : tmp;
 
-		/* a read of whole sectors decrypts in the caller's buffer: no bounce copy */
-		uint8_t *in = !write && !head && n == span ? buf : tmp;
-
-		r = luks_pread_all(l->data_fd, in, span, at);
-		if (!r)
-			r = bc_luks_crypt_sectors(l->crypt, 0, l->iv_tweak, first, in, span);
+		if (!in) {
+			in = tmp = malloc(span_max + ss);
+			if (!tmp)
+				return luks_fail(-ENOMEM, "out of memory");
+		}
+		if (!write || !whole) {
+			r = luks_pread_all(l->data_fd, in, span, at);
+			if (!r)
+				r = bc_luks_crypt_sectors(l->crypt, 0, l->iv_tweak, first, in, span);
+		}
 		if (!r && write) {
 			memcpy(tmp + head, buf, n);
 			r = bc_luks_crypt_sectors(l->crypt, 1, l->iv_tweak, first, tmp, span);
@@ -261,8 +266,10 @@ static int range_io(bc_luks *l, uint64_t off, uint8_t *buf, size_t len, int writ
 		buf += n;
 		len -= n;
 	}
-	explicit_bzero(tmp, span_max + ss);
-	free(tmp);
+	if (tmp) {
+		explicit_bzero(tmp, span_max + ss);
+		free(tmp);
+	}
 	return r;
 }
 

@@ -45,6 +45,7 @@ enum { NBD_EPERM = 1, NBD_EIO = 5, NBD_ENOMEM = 12, NBD_EINVAL = 22, NBD_ENOSPC 
 /* Option data: export names are at most 4096 bytes, so an option beyond this is refused with ERR_TOO_BIG. */
 #define MAX_OPTION 8192u
 #define MAX_CLIENTS 64
+#define NBD_WORKERS 4            /* threads per connection */
 
 /* Writes run one at a time across all connections: two writes into one partial sector are each a
  * read-modify-write of it and would lose one another's bytes. */
@@ -372,43 +373,88 @@ static uint32_t command(struct session *s, uint16_t flags, uint16_t type, uint64
 	}
 }
 
-static void transmission(struct session *s)
+/* What the workers of one connection share: requests are read, and replies sent, one at a time. */
+struct conn {
+	pthread_mutex_t rlock, slock;
+	int done;                    /* under rlock: NBD_CMD_DISC, end of stream, or a protocol violation */
+};
+
+struct worker {
+	struct session s;            /* its own payload buffer */
+	struct conn *c;
+	pthread_t thread;
+};
+
+/* One worker: takes the next request (and a write's payload) off the socket, runs it while the other workers
+ * take theirs, and sends its reply; replies may leave out of order, each with its cookie. */
+static void *transmission(void *arg)
 {
+	struct worker *w = arg;
+	struct session *s = &w->s;
+	struct conn *c = w->c;
+
 	for (;;) {
 		uint8_t q[28], h[16];
 		uint16_t flags, type;
 		uint32_t len, err;
-		uint64_t off;
+		int r;
 
-		if (read_full(s->fd, q, sizeof(q)) || get32(q) != NBD_REQUEST_MAGIC)
-			return;
+		pthread_mutex_lock(&c->rlock);
+		r = c->done || read_full(s->fd, q, sizeof(q)) || get32(q) != NBD_REQUEST_MAGIC;
+		type = r ? CMD_DISC : get16(q + 6);
+		len = r ? 0 : get32(q + 24);
+		if (type == CMD_WRITE)
+			r = len > MAX_PAYLOAD || !session_buf(s, len ? len : 1) || read_full(s->fd, s->buf, len);
+		if (r || type == CMD_DISC)
+			c->done = 1;   /* the requests already taken still get their replies */
+		pthread_mutex_unlock(&c->rlock);
+		if (r || type == CMD_DISC)
+			return NULL;
 		flags = get16(q + 4);
-		type = get16(q + 6);
-		off = get64(q + 16);
-		len = get32(q + 24);
-		if (type == CMD_DISC)
-			return;
-		if (type == CMD_WRITE && (len > MAX_PAYLOAD || !session_buf(s, len ? len : 1) || read_full(s->fd, s->buf, len)))
-			return;
-		err = command(s, flags, type, off, len);
+		err = command(s, flags, type, get64(q + 16), len);
 		put32(h, NBD_SIMPLE_REPLY_MAGIC);
 		put32(h + 4, err);
 		memcpy(h + 8, q + 8, 8);   /* the cookie, opaque */
-		if (send2(s->fd, h, sizeof(h), s->buf, type == CMD_READ && !err ? len : 0))
-			return;
+		pthread_mutex_lock(&c->slock);
+		r = send2(s->fd, h, sizeof(h), s->buf, type == CMD_READ && !err ? len : 0);
+		pthread_mutex_unlock(&c->slock);
+		if (r) {
+			pthread_mutex_lock(&c->rlock);
+			c->done = 1;
+			pthread_mutex_unlock(&c->rlock);
+			return NULL;
+		}
+	}
+}
+
+static void session_free(struct session *s)
+{
+	if (s->buf) {
+		explicit_bzero(s->buf, s->cap);
+		free(s->buf);
 	}
 }
 
 void nbd_session(const struct nbd_export *e, int fd)
 {
-	struct session s = { .e = e, .fd = fd };
+	struct conn c = { .rlock = PTHREAD_MUTEX_INITIALIZER, .slock = PTHREAD_MUTEX_INITIALIZER };
+	struct worker w[NBD_WORKERS];
+	int started = 1;
 
-	if (handshake(&s))
-		transmission(&s);
-	if (s.buf) {
-		explicit_bzero(s.buf, s.cap);
-		free(s.buf);
+	w[0] = (struct worker){ .s = { .e = e, .fd = fd }, .c = &c };
+	if (handshake(&w[0].s)) {
+		/* several requests of one client in flight at once: the cores share a queue of random reads */
+		for (; started < NBD_WORKERS; started++) {
+			w[started] = (struct worker){ .s = { .e = e, .fd = fd, .no_zeroes = w[0].s.no_zeroes }, .c = &c };
+			if (pthread_create(&w[started].thread, NULL, transmission, &w[started]))
+				break;
+		}
+		transmission(&w[0]);
+		for (int i = 1; i < started; i++)
+			pthread_join(w[i].thread, NULL);
 	}
+	for (int i = 0; i < started; i++)
+		session_free(&w[i].s);
 }
 
 /* ---- the listener ------------------------------------------------------------------------------------------ */
