@@ -294,7 +294,8 @@ if want fuzz; then
 			echo "SKIPPED: fuzz: fuzz_peers needs libssl-dev and libgcrypt20-dev (pkg-config libcrypto libgcrypt)"
 		[ -x build-fuzz/fuzz_luks_header ] ||
 			echo "SKIPPED: fuzz: fuzz_luks_header needs libargon2-dev, libjson-c-dev and libssl-dev (pkg-config libargon2 json-c libcrypto)"
-		for f in build-fuzz/fuzz_drivers build-fuzz/fuzz_peers build-fuzz/fuzz_cli build-fuzz/fuzz_luks_header; do
+		for f in build-fuzz/fuzz_drivers build-fuzz/fuzz_peers build-fuzz/fuzz_cli build-fuzz/fuzz_luks_header \
+			build-fuzz/fuzz_nbd; do
 			[ -x "$f" ] && run_test fuzz "$(basename "$f")" sh tests/fuzz/check.sh "$f" "${FUZZ_CHECK_SECONDS:-20}"
 		done
 	fi

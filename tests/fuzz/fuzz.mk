@@ -17,7 +17,7 @@ FUZZ_HDRS    := tests/fuzz/fuzz_common.h tests/common.h include/blockcrypt.h
 FUZZ_HAVE_PEERS = $(shell pkg-config --exists libcrypto libgcrypt 2>/dev/null && echo yes)
 # The disk-image part's libraries, as luks/luks.mk found them.
 FUZZ_HAVE_LUKS := $(if $(LUKS_MISSING),,yes)
-FUZZ_NAMES    = fuzz_drivers fuzz_cli $(if $(FUZZ_HAVE_PEERS),fuzz_peers) $(if $(FUZZ_HAVE_LUKS),fuzz_luks_header)
+FUZZ_NAMES    = fuzz_drivers fuzz_cli fuzz_nbd $(if $(FUZZ_HAVE_PEERS),fuzz_peers) $(if $(FUZZ_HAVE_LUKS),fuzz_luks_header)
 # fuzz_cli runs the luks and plain argument checks on the instrumented disk-image library where it is built
 # (elsewhere cli_luks.c compiles to its "not built in" form).
 FUZZ_TOOL_SRC := $(filter-out tools/blockcrypt.c,$(wildcard tools/*.c))
@@ -55,6 +55,11 @@ $(FUZZ_BUILD)/fuzz_luks_header: tests/fuzz/fuzz_luks_header.c tests/fuzz/ubsan_o
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(shell pkg-config --cflags $(LUKS_PKGS) 2>/dev/null) -fsanitize=fuzzer $(FUZZ_SAN) \
 		-o $@ $< tests/fuzz/ubsan_options.c $(FUZZ_BUILD)/libblockcrypt-luks.a $(FUZZ_BUILD)/libblockcrypt.a \
 		$(LUKS_LIBS)
+
+# The NBD server's protocol code alone, against an export in memory (no disk-image library needed).
+$(FUZZ_BUILD)/fuzz_nbd: tests/fuzz/fuzz_nbd.c nbd/nbd_server.c nbd/nbd.h tests/fuzz/ubsan_options.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -Inbd -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $< nbd/nbd_server.c tests/fuzz/ubsan_options.c
 
 fuzz-build:
 	@$(MAKE) --no-print-directory $(FUZZ_BUILD)/libblockcrypt.a
