@@ -194,15 +194,20 @@ elif [ ! -c /dev/fuse ] || ! command -v fusermount3 >/dev/null; then
 else
 	printf 'via fuse' >"$T/via"
 	mkdir "$T/mnt"
-	$TO nbdfuse "$T/mnt/disk" "$U" &
+	$TO nbdfuse "$T/mnt/disk" "$U" 2>"$T/fuse.log" &
 	fp=$!
 	i=0
-	while [ ! -e "$T/mnt/disk" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
-	rm -f "$T/now"
-	check "nbdfuse read" sh -c "$TO nbdcopy '$U' '$T/now' && cmp '$T/mnt/disk' '$T/now'"
-	check "nbdfuse write" sh -c "printf 'via fuse' | dd of='$T/mnt/disk' bs=1 seek=5000 conv=notrunc 2>/dev/null &&
-		$TO nbdcopy '$U' - | cmp -s -n 8 -i 5000:0 - '$T/via'"
-	fusermount3 -u "$T/mnt" 2>/dev/null || umount "$T/mnt" 2>/dev/null
+	while [ ! -e "$T/mnt/disk" ] && [ $i -lt 100 ] && kill -0 $fp 2>/dev/null; do sleep 0.05; i=$((i + 1)); done
+	if [ ! -e "$T/mnt/disk" ]; then
+		echo "SKIPPED: nbd: nbdfuse could not mount here: $(head -n 1 "$T/fuse.log")"
+	else
+		rm -f "$T/now"
+		check "nbdfuse read" sh -c "$TO nbdcopy '$U' '$T/now' && cmp '$T/mnt/disk' '$T/now'"
+		check "nbdfuse write" sh -c "printf 'via fuse' | dd of='$T/mnt/disk' bs=1 seek=5000 conv=notrunc 2>/dev/null &&
+			$TO nbdcopy '$U' - | cmp -s -n 8 -i 5000:0 - '$T/via'"
+		fusermount3 -u "$T/mnt" 2>/dev/null || umount "$T/mnt" 2>/dev/null
+	fi
+	kill $fp 2>/dev/null
 	wait $fp
 fi
 stop
