@@ -585,6 +585,7 @@ int nbd_serve(const struct nbd_export *e, const struct nbd_listen *l, void (*rea
 	char uri[200];
 	int lfd, tcp = l->port != 0;
 
+	stop = 0;
 	lfd = tcp ? listen_tcp(l->bind_addr, l->port, uri, sizeof(uri)) : listen_unix(l->socket_path, uri, sizeof(uri));
 	if (lfd < 0)
 		return lfd;
