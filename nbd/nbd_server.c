@@ -1,4 +1,4 @@
-/* blockcrypt NBD server: the fixed newstyle handshake, the transmission phase with simple replies, the listener.
+/* blockcrypt NBD server: the fixed newstyle handshake, the transmission phase (simple and structured replies), the listener.
  * Protocol: the NBD project's doc/proto.md (values and MUST/SHOULD rules as numbered there). */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -24,19 +24,22 @@
 #define NBD_REP_MAGIC    0x3e889045565a9ull
 #define NBD_REQUEST_MAGIC 0x25609513u
 #define NBD_SIMPLE_REPLY_MAGIC 0x67446698u
+#define NBD_STRUCTURED_REPLY_MAGIC 0x668e33efu
 
 enum { FLAG_FIXED_NEWSTYLE = 1 << 0, FLAG_NO_ZEROES = 1 << 1 };
-enum { OPT_EXPORT_NAME = 1, OPT_ABORT = 2, OPT_LIST = 3, OPT_INFO = 6, OPT_GO = 7 };
+enum { OPT_EXPORT_NAME = 1, OPT_ABORT = 2, OPT_LIST = 3, OPT_INFO = 6, OPT_GO = 7, OPT_STRUCTURED_REPLY = 8 };
 enum { REP_ACK = 1, REP_SERVER = 2, REP_INFO = 3 };
 #define REP_ERR(n) (0x80000000u | (n))
 enum { ERR_UNSUP = 1, ERR_INVALID = 3, ERR_UNKNOWN = 6, ERR_TOO_BIG = 9 };
 enum { INFO_EXPORT = 0, INFO_NAME = 1, INFO_BLOCK_SIZE = 3 };
 enum {
 	TF_HAS_FLAGS = 1 << 0, TF_READ_ONLY = 1 << 1, TF_SEND_FLUSH = 1 << 2, TF_SEND_FUA = 1 << 3,
-	TF_SEND_TRIM = 1 << 5, TF_SEND_WRITE_ZEROES = 1 << 6, TF_CAN_MULTI_CONN = 1 << 8,
+	TF_SEND_TRIM = 1 << 5, TF_SEND_WRITE_ZEROES = 1 << 6, TF_SEND_DF = 1 << 7, TF_CAN_MULTI_CONN = 1 << 8,
 };
+enum { REPLY_FLAG_DONE = 1 << 0 };
+enum { REPLY_TYPE_NONE = 0, REPLY_TYPE_OFFSET_DATA = 1, REPLY_TYPE_ERROR = (1 << 15) + 1 };
 enum { CMD_READ = 0, CMD_WRITE = 1, CMD_DISC = 2, CMD_FLUSH = 3, CMD_TRIM = 4, CMD_WRITE_ZEROES = 6 };
-enum { CF_FUA = 1 << 0, CF_NO_HOLE = 1 << 1 };
+enum { CF_FUA = 1 << 0, CF_NO_HOLE = 1 << 1, CF_DF = 1 << 2 };
 enum { NBD_EPERM = 1, NBD_EIO = 5, NBD_ENOMEM = 12, NBD_EINVAL = 22, NBD_ENOSPC = 28 };
 
 /* The payload limit the size constraints section names as never a denial of service (2^25): requests above it
@@ -104,6 +107,7 @@ static int send2(int fd, const void *a, size_t alen, const void *b, size_t blen)
 struct session {
 	const struct nbd_export *e;
 	int fd, no_zeroes;
+	int structured;              /* NBD_OPT_STRUCTURED_REPLY negotiated: reads answered in structured chunks */
 	uint8_t *buf;                /* option data, then request payloads: plaintext, wiped when freed */
 	size_t cap;
 };
@@ -126,11 +130,12 @@ static uint8_t *session_buf(struct session *s, size_t len)
 	return p;
 }
 
-static uint16_t transmission_flags(const struct nbd_export *e)
+static uint16_t transmission_flags(const struct session *s)
 {
-	/* one page cache under every connection: a flush on one covers the writes of all (CAN_MULTI_CONN) */
+	/* one page cache under every connection: a flush on one covers the writes of all (CAN_MULTI_CONN); a read's
+	 * data is always one chunk, so "don't fragment" holds whenever structured replies are on */
 	return TF_HAS_FLAGS | TF_SEND_FLUSH | TF_SEND_FUA | TF_SEND_TRIM | TF_SEND_WRITE_ZEROES | TF_CAN_MULTI_CONN |
-	       (e->read_only ? TF_READ_ONLY : 0);
+	       (s->e->read_only ? TF_READ_ONLY : 0) | (s->structured ? TF_SEND_DF : 0);
 }
 
 /* ---- option haggling ----------------------------------------------------------------------------------- */
@@ -163,7 +168,7 @@ static int send_info_export(struct session *s, uint32_t opt)
 
 	put16(d, INFO_EXPORT);
 	put64(d + 2, s->e->size);
-	put16(d + 10, transmission_flags(s->e));
+	put16(d + 10, transmission_flags(s));
 	return reply(s, opt, REP_INFO, d, sizeof(d));
 }
 
@@ -229,7 +234,7 @@ static int option(struct session *s, uint32_t opt, const uint8_t *d, uint32_t le
 		if (!name_ok(s->e, d, len))
 			return -1;   /* no error reply exists for NBD_OPT_EXPORT_NAME: the session ends */
 		put64(h, s->e->size);
-		put16(h + 8, transmission_flags(s->e));
+		put16(h + 8, transmission_flags(s));
 		return send2(s->fd, h, s->no_zeroes ? 10 : sizeof(h), NULL, 0) ? -1 : 1;
 	}
 	case OPT_ABORT:
@@ -254,6 +259,11 @@ static int option(struct session *s, uint32_t opt, const uint8_t *d, uint32_t le
 	case OPT_INFO:
 	case OPT_GO:
 		return opt_info(s, opt, d, len);
+	case OPT_STRUCTURED_REPLY:
+		if (len)
+			return reply_err(s, opt, ERR_INVALID, "NBD_OPT_STRUCTURED_REPLY takes no data");
+		s->structured = 1;
+		return reply(s, opt, REP_ACK, NULL, 0) ? -1 : 0;
 	default:
 		return reply_err(s, opt, ERR_UNSUP, "option not supported");
 	}
@@ -344,7 +354,7 @@ static uint32_t command(struct session *s, uint16_t flags, uint16_t type, uint64
 
 	switch (type) {
 	case CMD_READ:
-		if ((flags & ~CF_FUA) || len > MAX_PAYLOAD || !in_range)
+		if ((flags & ~(CF_FUA | (s->structured ? CF_DF : 0))) || len > MAX_PAYLOAD || !in_range)
 			return NBD_EINVAL;
 		if (!session_buf(s, len ? len : 1))
 			return NBD_ENOMEM;
@@ -385,6 +395,39 @@ struct worker {
 	pthread_t thread;
 };
 
+/* A simple reply: its header, and a read's data (data_len bytes of s->buf). */
+static int send_simple(struct session *s, const uint8_t *cookie, uint32_t err, uint32_t data_len)
+{
+	uint8_t h[16];
+
+	put32(h, NBD_SIMPLE_REPLY_MAGIC);
+	put32(h + 4, err);
+	memcpy(h + 8, cookie, 8);   /* opaque */
+	return send2(s->fd, h, sizeof(h), s->buf, data_len);
+}
+
+/* A read's structured reply, one final chunk: the data (OFFSET_DATA), nothing for a read of 0 bytes (NONE),
+ * or the error (ERROR, without a message). */
+static int send_chunk(struct session *s, const uint8_t *cookie, uint64_t off, uint32_t len, uint32_t err)
+{
+	uint8_t h[28];
+	uint16_t type = err ? REPLY_TYPE_ERROR : len ? REPLY_TYPE_OFFSET_DATA : REPLY_TYPE_NONE;
+	uint32_t plen = err ? 6 : len ? 8 : 0;
+
+	put32(h, NBD_STRUCTURED_REPLY_MAGIC);
+	put16(h + 4, REPLY_FLAG_DONE);
+	put16(h + 6, type);
+	memcpy(h + 8, cookie, 8);
+	if (err) {
+		put32(h + 20, err);
+		put16(h + 24, 0);
+	} else {
+		put64(h + 20, off);
+	}
+	put32(h + 16, plen + (type == REPLY_TYPE_OFFSET_DATA ? len : 0));
+	return send2(s->fd, h, 20 + plen, s->buf, type == REPLY_TYPE_OFFSET_DATA ? len : 0);
+}
+
 /* One worker: takes the next request (and a write's payload) off the socket, runs it while the other workers
  * take theirs, and sends its reply; replies may leave out of order, each with its cookie. */
 static void *transmission(void *arg)
@@ -394,9 +437,10 @@ static void *transmission(void *arg)
 	struct conn *c = w->c;
 
 	for (;;) {
-		uint8_t q[28], h[16];
+		uint8_t q[28];
 		uint16_t flags, type;
 		uint32_t len, err;
+		uint64_t off;
 		int r;
 
 		pthread_mutex_lock(&c->rlock);
@@ -411,12 +455,11 @@ static void *transmission(void *arg)
 		if (r || type == CMD_DISC)
 			return NULL;
 		flags = get16(q + 4);
-		err = command(s, flags, type, get64(q + 16), len);
-		put32(h, NBD_SIMPLE_REPLY_MAGIC);
-		put32(h + 4, err);
-		memcpy(h + 8, q + 8, 8);   /* the cookie, opaque */
+		off = get64(q + 16);
+		err = command(s, flags, type, off, len);
 		pthread_mutex_lock(&c->slock);
-		r = send2(s->fd, h, sizeof(h), s->buf, type == CMD_READ && !err ? len : 0);
+		r = type == CMD_READ && s->structured ? send_chunk(s, q + 8, off, len, err)
+		                                      : send_simple(s, q + 8, err, type == CMD_READ && !err ? len : 0);
 		pthread_mutex_unlock(&c->slock);
 		if (r) {
 			pthread_mutex_lock(&c->rlock);
@@ -445,7 +488,7 @@ void nbd_session(const struct nbd_export *e, int fd)
 	if (handshake(&w[0].s)) {
 		/* several requests of one client in flight at once: the cores share a queue of random reads */
 		for (; started < NBD_WORKERS; started++) {
-			w[started] = (struct worker){ .s = { .e = e, .fd = fd, .no_zeroes = w[0].s.no_zeroes }, .c = &c };
+			w[started] = (struct worker){ .s = { .e = e, .fd = fd, .structured = w[0].s.structured }, .c = &c };
 			if (pthread_create(&w[started].thread, NULL, transmission, &w[started]))
 				break;
 		}

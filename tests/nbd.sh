@@ -129,6 +129,13 @@ for f, a in ((h.pwrite, (b'x' * 512, 0)), (h.zero, (512, 0)), (h.trim, (512, 0))
 h.flush()
 h.shutdown()
 "
+	check "nbdsh with simple replies only" $TO $NBDSH -c "
+h.set_request_structured_replies(False)
+h.connect_uri('$U')
+assert not h.get_structured_replies_negotiated() and not h.can_df()
+assert h.pread(4096, 8192) == open('$T/plain', 'rb').read()[8192:12288]
+h.shutdown()
+"
 fi
 check "nbdinfo read-only" sh -c "$TO nbdinfo '$U' | grep -q 'is_read_only: true'"
 check "nbdinfo --list" sh -c "$TO nbdinfo --list '$U' | grep -q 'export=\"disk1\"'"
@@ -174,6 +181,8 @@ fails('EINVAL', h.pread, 512, 0, nbd.CMD_FLAG_REQ_ONE)
 fails('EINVAL', h.zero, 512, 0, nbd.CMD_FLAG_FAST_ZERO)
 h.pwrite(b'hello, nbd', 70001, nbd.CMD_FLAG_FUA)
 assert h.pread(10, 70001) == b'hello, nbd'
+assert h.get_structured_replies_negotiated() and h.can_df()
+assert h.pread(10, 70001, nbd.CMD_FLAG_DF) == b'hello, nbd'
 h.zero(1000, 69500)
 assert h.pread(2000, 69000)[500:1500] == bytes(1000)
 h.trim(65536, 0)

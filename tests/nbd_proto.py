@@ -87,8 +87,10 @@ def session():
 s = connect()
 option(s, 12345)
 check(reply(s)[1] == ERR_UNSUP, "unknown option: ERR_UNSUP")
-option(s, 8)   # structured replies: not offered (yet)
-check(reply(s)[1] == ERR_UNSUP, "NBD_OPT_STRUCTURED_REPLY: ERR_UNSUP")
+option(s, 8, b"x")
+check(reply(s)[1] == ERR_INVALID, "NBD_OPT_STRUCTURED_REPLY with data: ERR_INVALID")
+option(s, 10)   # NBD_OPT_SET_META_CONTEXT: block status is not offered
+check(reply(s)[1] == ERR_UNSUP, "NBD_OPT_SET_META_CONTEXT: ERR_UNSUP")
 option(s, 3, b"x")
 check(reply(s)[1] == ERR_INVALID, "NBD_OPT_LIST with data: ERR_INVALID")
 option(s, 3)
@@ -147,6 +149,32 @@ err, d = simple(s, cookie=9, data_len=10)
 check(err == 0 and d[3:8] == b"abcde", "read back at any byte offset")
 request(s, 0, SIZE - 1, 1, cookie=10)
 check(simple(s, cookie=10, data_len=1)[0] == 0, "the last byte")
+request(s, 2, 0, 0)
+check(closed(s), "NBD_CMD_DISC: closed")
+
+# ---- structured replies: a read is one final chunk (data, nothing, or the error) ------------------------------
+def chunk(s, cookie):
+    magic, flags, typ, c, n = struct.unpack(">IHHQI", recv_exact(s, 20))
+    check(magic == 0x668E33EF and c == cookie and flags & 1, "structured chunk magic, cookie, DONE")
+    return typ, recv_exact(s, n)
+
+
+s = connect()
+option(s, 8)
+check(reply(s)[1] == 1, "NBD_OPT_STRUCTURED_REPLY: ACK")
+got = go(s)
+flags = [struct.unpack(">H", d[10:12])[0] for t, d in got if t == 3 and d[:2] == b"\0\0"]
+check(got[-1][0] == 1 and flags and flags[0] & (1 << 7), "NBD_OPT_GO after it: SEND_DF offered")
+request(s, 0, 3, 5, flags=1 << 2, cookie=21)
+typ, d = chunk(s, 21)
+check(typ == 1 and d == struct.pack(">Q", 3) + b"abcde", "structured read: one OFFSET_DATA chunk")
+request(s, 0, SIZE, 1, cookie=22)
+typ, d = chunk(s, 22)
+check(typ == 0x8001 and struct.unpack(">IH", d[:6]) == (EINVAL, 0), "structured read past the end: ERROR chunk")
+request(s, 0, 0, 0, cookie=23)
+check(chunk(s, 23) == (0, b""), "structured read of 0 bytes: NONE chunk")
+request(s, 3, 0, 0, cookie=24)
+check(simple(s, cookie=24)[0] == 0, "flush: a simple reply")
 request(s, 2, 0, 0)
 check(closed(s), "NBD_CMD_DISC: closed")
 

@@ -25,6 +25,8 @@ SEEDS = {
     "readonly_errors": b"\2" + struct.pack(">I", 1) + GO + req(1, 0, 4, 0, b"xxxx") + req(0, (1 << 20) - 1, 2) +
     req(77, 0, 0) + opt(2),
     "abort": b"\0" + struct.pack(">I", 1) + opt(2),
+    "structured": b"\0" + struct.pack(">I", 1) + opt(8) + GO + req(0, 7, 9, 1 << 2) + req(0, 1 << 20, 1) + req(0, 0, 0) +
+    req(2, 0, 0),
 }
 os.makedirs(sys.argv[1], exist_ok=True)
 for name, data in SEEDS.items():
