@@ -27,8 +27,9 @@
 #define NBD_STRUCTURED_REPLY_MAGIC 0x668e33efu
 
 enum { FLAG_FIXED_NEWSTYLE = 1 << 0, FLAG_NO_ZEROES = 1 << 1 };
-enum { OPT_EXPORT_NAME = 1, OPT_ABORT = 2, OPT_LIST = 3, OPT_INFO = 6, OPT_GO = 7, OPT_STRUCTURED_REPLY = 8 };
-enum { REP_ACK = 1, REP_SERVER = 2, REP_INFO = 3 };
+enum { OPT_EXPORT_NAME = 1, OPT_ABORT = 2, OPT_LIST = 3, OPT_INFO = 6, OPT_GO = 7, OPT_STRUCTURED_REPLY = 8,
+       OPT_LIST_META_CONTEXT = 9, OPT_SET_META_CONTEXT = 10 };
+enum { REP_ACK = 1, REP_SERVER = 2, REP_INFO = 3, REP_META_CONTEXT = 4 };
 #define REP_ERR(n) (0x80000000u | (n))
 enum { ERR_UNSUP = 1, ERR_INVALID = 3, ERR_UNKNOWN = 6, ERR_TOO_BIG = 9 };
 enum { INFO_EXPORT = 0, INFO_NAME = 1, INFO_BLOCK_SIZE = 3 };
@@ -37,9 +38,13 @@ enum {
 	TF_SEND_TRIM = 1 << 5, TF_SEND_WRITE_ZEROES = 1 << 6, TF_SEND_DF = 1 << 7, TF_CAN_MULTI_CONN = 1 << 8,
 };
 enum { REPLY_FLAG_DONE = 1 << 0 };
-enum { REPLY_TYPE_NONE = 0, REPLY_TYPE_OFFSET_DATA = 1, REPLY_TYPE_ERROR = (1 << 15) + 1 };
-enum { CMD_READ = 0, CMD_WRITE = 1, CMD_DISC = 2, CMD_FLUSH = 3, CMD_TRIM = 4, CMD_WRITE_ZEROES = 6 };
-enum { CF_FUA = 1 << 0, CF_NO_HOLE = 1 << 1, CF_DF = 1 << 2 };
+enum { REPLY_TYPE_NONE = 0, REPLY_TYPE_OFFSET_DATA = 1, REPLY_TYPE_BLOCK_STATUS = 5, REPLY_TYPE_ERROR = (1 << 15) + 1 };
+/* The one metadata context: base:allocation, every extent reported allocated data (status 0): an encrypted
+ * image has no holes to tell of. */
+#define META_ALLOCATION "base:allocation"
+#define META_ID 1u
+enum { CMD_READ = 0, CMD_WRITE = 1, CMD_DISC = 2, CMD_FLUSH = 3, CMD_TRIM = 4, CMD_WRITE_ZEROES = 6, CMD_BLOCK_STATUS = 7 };
+enum { CF_FUA = 1 << 0, CF_NO_HOLE = 1 << 1, CF_DF = 1 << 2, CF_REQ_ONE = 1 << 3 };
 enum { NBD_EPERM = 1, NBD_EIO = 5, NBD_ENOMEM = 12, NBD_EINVAL = 22, NBD_ENOSPC = 28 };
 
 /* The payload limit the size constraints section names as never a denial of service (2^25): requests above it
@@ -109,6 +114,7 @@ struct session {
 	const struct nbd_export *e;
 	int fd, no_zeroes;
 	int structured;              /* NBD_OPT_STRUCTURED_REPLY negotiated: reads answered in structured chunks */
+	int meta;                    /* base:allocation selected: NBD_CMD_BLOCK_STATUS answered */
 	uint8_t *buf;                /* option data, then request payloads: plaintext, wiped when freed */
 	size_t cap;
 };
@@ -232,6 +238,46 @@ static int opt_info(struct session *s, uint32_t opt, const uint8_t *d, uint32_t 
 	return opt == OPT_GO;
 }
 
+/* NBD_OPT_LIST_META_CONTEXT and NBD_OPT_SET_META_CONTEXT: export name, count of queries, each query
+ * (length, string). Only base:allocation exists (LIST also matches "base:" and an empty list). */
+static int opt_meta(struct session *s, uint32_t opt, const uint8_t *d, uint32_t len)
+{
+	const uint32_t n = sizeof(META_ALLOCATION) - 1;
+	uint32_t namelen = len >= 4 ? get32(d) : 0, pos, nq;
+	int list = opt == OPT_LIST_META_CONTEXT, found;
+	uint8_t b[4 + sizeof(META_ALLOCATION) - 1];
+
+	if (!list)
+		s->meta = 0;   /* replaced by this request, even when it fails */
+	if (!list && !s->structured)
+		return reply_err(s, opt, ERR_INVALID, "NBD_OPT_SET_META_CONTEXT needs structured replies first");
+	if (len < 8 || namelen > len - 8)
+		return reply_err(s, opt, ERR_INVALID, "malformed metadata context request");
+	if (!name_ok(s->e, d + 4, namelen))
+		return reply_err(s, opt, ERR_UNKNOWN, "no export of that name");
+	pos = 8 + namelen;
+	nq = get32(d + 4 + namelen);
+	found = list && !nq;
+	for (uint32_t i = 0; i < nq; i++) {
+		uint32_t ql;
+
+		if (len - pos < 4 || (ql = get32(d + pos)) > len - pos - 4)
+			return reply_err(s, opt, ERR_INVALID, "a metadata context query runs past the option");
+		pos += 4;
+		found |= (ql == n && !memcmp(d + pos, META_ALLOCATION, n)) || (list && ql == 5 && !memcmp(d + pos, "base:", 5));
+		pos += ql;
+	}
+	if (pos != len)
+		return reply_err(s, opt, ERR_INVALID, "bytes after the metadata context queries");
+	put32(b, META_ID);
+	memcpy(b + 4, META_ALLOCATION, n);
+	if (found && reply(s, opt, REP_META_CONTEXT, b, sizeof(b)))
+		return -1;
+	if (!list)
+		s->meta = found;
+	return reply(s, opt, REP_ACK, NULL, 0) ? -1 : 0;
+}
+
 /* One option: 0 to go on, 1 to enter transmission, -1 to end the session. */
 static int option(struct session *s, uint32_t opt, const uint8_t *d, uint32_t len)
 {
@@ -272,6 +318,9 @@ static int option(struct session *s, uint32_t opt, const uint8_t *d, uint32_t le
 			return reply_err(s, opt, ERR_INVALID, "NBD_OPT_STRUCTURED_REPLY takes no data");
 		s->structured = 1;
 		return reply(s, opt, REP_ACK, NULL, 0) ? -1 : 0;
+	case OPT_LIST_META_CONTEXT:
+	case OPT_SET_META_CONTEXT:
+		return opt_meta(s, opt, d, len);
 	default:
 		return reply_err(s, opt, ERR_UNSUP, "option not supported");
 	}
@@ -386,6 +435,8 @@ static uint32_t command(struct session *s, uint16_t flags, uint16_t type, uint64
 		return nbd_error(r);
 	case CMD_FLUSH:
 		return flags & ~CF_FUA ? NBD_EINVAL : nbd_error(e->flush(e->ctx));
+	case CMD_BLOCK_STATUS:
+		return !s->meta || (flags & ~(CF_FUA | CF_REQ_ONE)) || !len || !in_range ? NBD_EINVAL : 0;
 	default:
 		return NBD_EINVAL;
 	}
@@ -414,6 +465,28 @@ static int send_simple(struct session *s, const uint8_t *cookie, uint32_t err, u
 	return send2(s->fd, h, sizeof(h), s->buf, data_len);
 }
 
+/* A structured reply's one chunk, the final one. */
+static void chunk_header(uint8_t *h, const uint8_t *cookie, uint16_t type, uint32_t len)
+{
+	put32(h, NBD_STRUCTURED_REPLY_MAGIC);
+	put16(h + 4, REPLY_FLAG_DONE);
+	put16(h + 6, type);
+	memcpy(h + 8, cookie, 8);
+	put32(h + 16, len);
+}
+
+/* NBD_CMD_BLOCK_STATUS's one chunk: one extent, the whole request, allocated data. */
+static int send_extent(struct session *s, const uint8_t *cookie, uint32_t len)
+{
+	uint8_t h[32];
+
+	chunk_header(h, cookie, REPLY_TYPE_BLOCK_STATUS, 12);
+	put32(h + 20, META_ID);
+	put32(h + 24, len);
+	put32(h + 28, 0);
+	return send2(s->fd, h, sizeof(h), NULL, 0);
+}
+
 /* A read's structured reply, one final chunk: the data (OFFSET_DATA), nothing for a read of 0 bytes (NONE),
  * or the error (ERROR, without a message). */
 static int send_chunk(struct session *s, const uint8_t *cookie, uint64_t off, uint32_t len, uint32_t err)
@@ -422,17 +495,13 @@ static int send_chunk(struct session *s, const uint8_t *cookie, uint64_t off, ui
 	uint16_t type = err ? REPLY_TYPE_ERROR : len ? REPLY_TYPE_OFFSET_DATA : REPLY_TYPE_NONE;
 	uint32_t plen = err ? 6 : len ? 8 : 0;
 
-	put32(h, NBD_STRUCTURED_REPLY_MAGIC);
-	put16(h + 4, REPLY_FLAG_DONE);
-	put16(h + 6, type);
-	memcpy(h + 8, cookie, 8);
+	chunk_header(h, cookie, type, plen + (type == REPLY_TYPE_OFFSET_DATA ? len : 0));
 	if (err) {
 		put32(h + 20, err);
 		put16(h + 24, 0);
 	} else {
 		put64(h + 20, off);
 	}
-	put32(h + 16, plen + (type == REPLY_TYPE_OFFSET_DATA ? len : 0));
 	return send2(s->fd, h, 20 + plen, s->buf, type == REPLY_TYPE_OFFSET_DATA ? len : 0);
 }
 
@@ -466,8 +535,12 @@ static void *transmission(void *arg)
 		off = get64(q + 16);
 		err = command(s, flags, type, off, len);
 		pthread_mutex_lock(&c->slock);
-		r = type == CMD_READ && s->structured ? send_chunk(s, q + 8, off, len, err)
-		                                      : send_simple(s, q + 8, err, type == CMD_READ && !err ? len : 0);
+		if (type == CMD_READ && s->structured)
+			r = send_chunk(s, q + 8, off, len, err);
+		else if (type == CMD_BLOCK_STATUS && !err)
+			r = send_extent(s, q + 8, len);
+		else
+			r = send_simple(s, q + 8, err, type == CMD_READ && !err ? len : 0);
 		pthread_mutex_unlock(&c->slock);
 		/* a buffer for the largest payloads is not kept between them: 64 clients of 4 workers would pin 8 GiB */
 		if (s->cap > KEEP_BUF)
@@ -491,7 +564,8 @@ void nbd_session(const struct nbd_export *e, int fd)
 	if (handshake(&w[0].s)) {
 		/* several requests of one client in flight at once: the cores share a queue of random reads */
 		for (; started < NBD_WORKERS; started++) {
-			w[started] = (struct worker){ .s = { .e = e, .fd = fd, .structured = w[0].s.structured }, .c = &c };
+			w[started] = (struct worker){ .s = { .e = e, .fd = fd, .structured = w[0].s.structured,
+			                                       .meta = w[0].s.meta }, .c = &c };
 			if (pthread_create(&w[started].thread, NULL, transmission, &w[started]))
 				break;
 		}

@@ -129,6 +129,15 @@ for f, a in ((h.pwrite, (b'x' * 512, 0)), (h.zero, (512, 0)), (h.trim, (512, 0))
 h.flush()
 h.shutdown()
 "
+	check "nbdsh block status" $TO $NBDSH -c "
+h.add_meta_context('base:allocation')
+h.connect_uri('$U')
+assert h.can_meta_context('base:allocation')
+got = []
+h.block_status(1 << 20, 4096, lambda m, o, e, err: got.append((m, o, e)))
+assert got == [('base:allocation', 4096, [1 << 20, 0])], got
+h.shutdown()
+"
 	check "nbdsh with simple replies only" $TO $NBDSH -c "
 h.set_request_structured_replies(False)
 h.connect_uri('$U')

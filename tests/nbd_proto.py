@@ -75,6 +75,12 @@ def simple(s, cookie=0x1122334455667788, data_len=0):
     return err, (recv_exact(s, data_len) if data_len and not err else b"")
 
 
+def chunk(s, cookie):
+    magic, flags, typ, c, n = struct.unpack(">IHHQI", recv_exact(s, 20))
+    check(magic == 0x668E33EF and c == cookie and flags & 1, "structured chunk magic, cookie, DONE")
+    return typ, recv_exact(s, n)
+
+
 def session():
     s = connect()
     got = go(s, infos=(3,))
@@ -89,8 +95,14 @@ option(s, 12345)
 check(reply(s)[1] == ERR_UNSUP, "unknown option: ERR_UNSUP")
 option(s, 8, b"x")
 check(reply(s)[1] == ERR_INVALID, "NBD_OPT_STRUCTURED_REPLY with data: ERR_INVALID")
-option(s, 10)   # NBD_OPT_SET_META_CONTEXT: block status is not offered
-check(reply(s)[1] == ERR_UNSUP, "NBD_OPT_SET_META_CONTEXT: ERR_UNSUP")
+option(s, 10, struct.pack(">II", 0, 0))
+check(reply(s)[1] == ERR_INVALID, "NBD_OPT_SET_META_CONTEXT before structured replies: ERR_INVALID")
+option(s, 9, struct.pack(">II", 0, 1) + struct.pack(">I", 5) + b"base:")
+typ, d = reply(s)[1:]
+check(typ == 4 and d[4:] == b"base:allocation", "NBD_OPT_LIST_META_CONTEXT base: finds base:allocation")
+check(reply(s)[1] == 1, "NBD_OPT_LIST_META_CONTEXT: then ACK")
+option(s, 9, struct.pack(">II", 0, 2) + struct.pack(">I", 1000) + b"x")
+check(reply(s)[1] == ERR_INVALID, "NBD_OPT_LIST_META_CONTEXT: a query past the option: ERR_INVALID")
 option(s, 3, b"x")
 check(reply(s)[1] == ERR_INVALID, "NBD_OPT_LIST with data: ERR_INVALID")
 option(s, 3)
@@ -152,19 +164,32 @@ check(simple(s, cookie=10, data_len=1)[0] == 0, "the last byte")
 request(s, 2, 0, 0)
 check(closed(s), "NBD_CMD_DISC: closed")
 
-# ---- structured replies: a read is one final chunk (data, nothing, or the error) ------------------------------
-def chunk(s, cookie):
-    magic, flags, typ, c, n = struct.unpack(">IHHQI", recv_exact(s, 20))
-    check(magic == 0x668E33EF and c == cookie and flags & 1, "structured chunk magic, cookie, DONE")
-    return typ, recv_exact(s, n)
-
-
+# ---- structured replies: a read is one final chunk (data, nothing, or the error); block status ---------------
 s = connect()
 option(s, 8)
 check(reply(s)[1] == 1, "NBD_OPT_STRUCTURED_REPLY: ACK")
 got = go(s)
 flags = [struct.unpack(">H", d[10:12])[0] for t, d in got if t == 3 and d[:2] == b"\0\0"]
 check(got[-1][0] == 1 and flags and flags[0] & (1 << 7), "NBD_OPT_GO after it: SEND_DF offered")
+request(s, 7, 0, 512, cookie=30)
+check(simple(s, cookie=30)[0] == EINVAL, "NBD_CMD_BLOCK_STATUS without a context: EINVAL")
+request(s, 2, 0, 0)
+check(closed(s), "NBD_CMD_DISC: closed")
+
+s = connect()
+option(s, 8)
+check(reply(s)[1] == 1, "NBD_OPT_STRUCTURED_REPLY: ACK")
+q = b"base:allocation"
+option(s, 10, struct.pack(">II", 0, 2) + struct.pack(">I", len(q)) + q + struct.pack(">I", 7) + b"other:x")
+typ, d = reply(s)[1:]
+check(typ == 4 and d == struct.pack(">I", 1) + q, "NBD_OPT_SET_META_CONTEXT: base:allocation, id 1")
+check(reply(s)[1] == 1, "NBD_OPT_SET_META_CONTEXT: then ACK")
+check(go(s)[-1][0] == 1, "NBD_OPT_GO")
+request(s, 7, 4096, 65536, cookie=31)
+typ, d = chunk(s, 31)
+check(typ == 5 and d == struct.pack(">III", 1, 65536, 0), "NBD_CMD_BLOCK_STATUS: one extent of data")
+request(s, 7, SIZE - 512, 1024, cookie=32)
+check(simple(s, cookie=32)[0] == EINVAL, "NBD_CMD_BLOCK_STATUS past the end: EINVAL")
 request(s, 0, 3, 5, flags=1 << 2, cookie=21)
 typ, d = chunk(s, 21)
 check(typ == 1 and d == struct.pack(">Q", 3) + b"abcde", "structured read: one OFFSET_DATA chunk")

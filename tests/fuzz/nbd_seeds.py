@@ -25,6 +25,10 @@ SEEDS = {
     "readonly_errors": b"\2" + struct.pack(">I", 1) + GO + req(1, 0, 4, 0, b"xxxx") + req(0, (1 << 20) - 1, 2) +
     req(77, 0, 0) + opt(2),
     "abort": b"\0" + struct.pack(">I", 1) + opt(2),
+    "block_status": b"\0" + struct.pack(">I", 1) + opt(8) +
+    opt(9, struct.pack(">II", 0, 1) + struct.pack(">I", 5) + b"base:") +
+    opt(10, struct.pack(">II", 0, 1) + struct.pack(">I", 15) + b"base:allocation") + GO + req(7, 0, 4096, 1 << 3) +
+    req(7, 1 << 20, 1) + req(2, 0, 0),
     "structured": b"\0" + struct.pack(">I", 1) + opt(8) + GO + req(0, 7, 9, 1 << 2) + req(0, 1 << 20, 1) + req(0, 0, 0) +
     req(2, 0, 0),
 }
