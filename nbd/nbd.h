@@ -1,5 +1,5 @@
 /* blockcrypt NBD server: one export (a LUKS or plain dm-crypt image's plaintext) served to several clients at once.
- * Protocol: the NBD project's doc/proto.md (fixed newstyle handshake, NBD_OPT_GO/INFO/EXPORT_NAME/LIST/ABORT/STRUCTURED_REPLY, base:allocation block status, simple and structured replies). */
+ * Protocol: the NBD project's doc/proto.md (fixed newstyle handshake, simple and structured replies, block status). */
 #ifndef BC_NBD_H
 #define BC_NBD_H
 

@@ -1,5 +1,5 @@
 # blockcrypt's NBD server byte by byte: handshake options, malformed and hostile requests, the replies they get.
-# Protocol: the NBD project's doc/proto.md (fixed newstyle, simple replies). Usage: nbd_proto.py SOCKET (an 8 MiB export).
+# Protocol: the NBD project's doc/proto.md (fixed newstyle, simple and structured replies). Usage: nbd_proto.py SOCKET (an 8 MiB export).
 import os
 import socket
 import struct
