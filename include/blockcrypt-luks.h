@@ -113,7 +113,12 @@ BC_API int bc_luks_volume_key(const bc_luks *l, uint8_t *out, size_t outlen);   
 
 /* Plaintext bytes [off, off+len) of the data segment (any alignment). */
 BC_API int bc_luks_read(bc_luks *l, uint64_t off, uint8_t *buf, size_t len);
-BC_API int bc_luks_write(bc_luks *l, uint64_t off, const uint8_t *buf, size_t len);
+BC_API int bc_luks_write(bc_luks *l, uint64_t off, const uint8_t *buf, size_t len);   /* then bc_luks_sync */
+/* A write left in the page cache (a server batches them up to its client's flush), and the flush itself:
+ * fdatasync(2) of the data file. Reads and writes of distinct sectors may run in several threads at once;
+ * writes that share a partial sector must not (each is a read-modify-write of the whole sector). */
+BC_API int bc_luks_write_nosync(bc_luks *l, uint64_t off, const uint8_t *buf, size_t len);
+BC_API int bc_luks_sync(bc_luks *l);
 
 /* Bulk: the whole data segment to fd_out (decrypt), or fd_in's content into the data segment
  * (encrypt; the segment grows if dynamic and the tail of the last sector is zero-filled).

@@ -54,8 +54,9 @@ tests: $(BUILD)/tests/luks_api
 $(BUILD)/tests/luks_api: tests/luks_api.c include/blockcrypt-luks.h $(BUILD)/libblockcrypt-luks.a $(BUILD)/libblockcrypt.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) $(CFLAGS) -o $@ $< $(BUILD)/libblockcrypt-luks.a $(BUILD)/libblockcrypt.a $(LUKS_LIBS) $(LDLIBS)
-FILE_CFLAGS_cli_luks := -DBC_HAVE_LUKS
-TOOL_LIBS += $(BUILD)/libblockcrypt-luks.a
+include nbd/nbd.mk
+FILE_CFLAGS_cli_luks := -DBC_HAVE_LUKS -Inbd
+TOOL_LIBS += $(BUILD)/libblockcrypt-nbd.a $(BUILD)/libblockcrypt-luks.a
 TOOL_LDLIBS += $(LUKS_LIBS)
 else
 FILE_CFLAGS_cli_luks := -DBC_LUKS_MISSING='"$(strip $(LUKS_MISSING))"'

@@ -229,9 +229,9 @@ int bc_luks_open_plain(bc_luks **out, const char *data, const char *spec, const 
 static int range_io(bc_luks *l, uint64_t off, uint8_t *buf, size_t len, int write)
 {
 	const size_t ss = l->sector_size;
-	/* a small read stays small: the bounce buffer covers the range (up to 1 MiB at a time) */
+	/* a small range stays small: the bounce buffer covers it (up to 1 MiB at a time) */
 	const size_t span_max = len < (1u << 20) ? (len + ss - 1) / ss * ss + ss : 1u << 20;
-	uint8_t *tmp;
+	uint8_t *tmp = NULL;
 	int r = 0;
 
 	if (!l->crypt)
@@ -240,32 +240,42 @@ static int range_io(bc_luks *l, uint64_t off, uint8_t *buf, size_t len, int writ
 		return luks_fail(-EBADF, "the image is open read-only");
 	if (off > l->data_size || len > l->data_size - off)
 		return luks_fail(-EINVAL, "range beyond the end of the data (%llu bytes)", (unsigned long long)l->data_size);
-	tmp = malloc(span_max + ss);
-	if (!tmp)
-		return luks_fail(-ENOMEM, "out of memory");
 	while (len && !r) {
 		uint64_t first = off / ss, head = off % ss;
 		size_t n = len < span_max - head ? len : span_max - head;
 		size_t span = (head + n + ss - 1) / ss * ss;
 		uint64_t at = l->data_offset + first * ss;
+		int whole = !head && n == span;
+		/* whole sectors read are decrypted in the caller's buffer, and whole sectors written need not be read
+		 * first; anything else goes through the bounce buffer (allocated only then: no allocation per small read) */
+		uint8_t *in = !write && whole ? buf : tmp;
 
-		r = luks_pread_all(l->data_fd, tmp, span, at);
-		if (!r)
-			r = bc_luks_crypt_sectors(l->crypt, 0, l->iv_tweak, first, tmp, span);
+		if (!in) {
+			in = tmp = malloc(span_max + ss);
+			if (!tmp)
+				return luks_fail(-ENOMEM, "out of memory");
+		}
+		if (!write || !whole) {
+			r = luks_pread_all(l->data_fd, in, span, at);
+			if (!r)
+				r = bc_luks_crypt_sectors(l->crypt, 0, l->iv_tweak, first, in, span);
+		}
 		if (!r && write) {
 			memcpy(tmp + head, buf, n);
 			r = bc_luks_crypt_sectors(l->crypt, 1, l->iv_tweak, first, tmp, span);
 			if (!r)
 				r = luks_pwrite_all(l->data_fd, tmp, span, at);
-		} else if (!r) {
+		} else if (!r && in == tmp) {
 			memcpy(buf, tmp + head, n);
 		}
 		off += n;
 		buf += n;
 		len -= n;
 	}
-	explicit_bzero(tmp, span_max + ss);
-	free(tmp);
+	if (tmp) {
+		explicit_bzero(tmp, span_max + ss);
+		free(tmp);
+	}
 	return r;
 }
 
@@ -274,11 +284,21 @@ int bc_luks_read(bc_luks *l, uint64_t off, uint8_t *buf, size_t len)
 	return range_io(l, off, buf, len, 0);
 }
 
+int bc_luks_write_nosync(bc_luks *l, uint64_t off, const uint8_t *buf, size_t len)
+{
+	return range_io(l, off, (uint8_t *)buf, len, 1);
+}
+
+int bc_luks_sync(bc_luks *l)
+{
+	return fdatasync(l->data_fd) ? luks_fail(-errno, "fsync: %s", strerror(errno)) : 0;
+}
+
 int bc_luks_write(bc_luks *l, uint64_t off, const uint8_t *buf, size_t len)
 {
-	int r = range_io(l, off, (uint8_t *)buf, len, 1);
+	int r = bc_luks_write_nosync(l, off, buf, len);
 
-	return r ? r : fdatasync(l->data_fd) ? luks_fail(-errno, "fsync: %s", strerror(errno)) : 0;
+	return r ? r : bc_luks_sync(l);
 }
 
 int luks_wipe_area(int fd, uint64_t off, uint64_t len)

@@ -262,6 +262,24 @@ if want luks; then
 	group_time luks "$t0"
 fi
 
+# ---- (10b) the NBD server: LUKS and plain images' plaintext to qemu-img, qemu-io, nbdinfo, nbdcopy, nbdsh, nbdfuse --
+if want nbd; then
+	t0=$(date +%s)
+	missing=$("$BUILD/blockcrypt" luks --help 2>&1 >/dev/null)
+	if [ -n "$missing" ]; then
+		echo "SKIPPED: nbd: ${missing#blockcrypt: }"
+	elif ! have qemu-img || ! have qemu-io; then
+		echo "SKIPPED: nbd: qemu-img and qemu-io not installed (qemu-utils)"
+	elif ! have nbdinfo || ! have nbdcopy; then
+		echo "SKIPPED: nbd: nbdinfo and nbdcopy not installed (libnbd-bin)"
+	elif ! have python3; then
+		echo "SKIPPED: nbd: python3 not installed (the raw protocol test)"
+	else
+		run_test nbd nbd sh tests/nbd.sh
+	fi
+	group_time nbd "$t0"
+fi
+
 # ---- (11) fuzzing: each libFuzzer harness replays its corpus, then runs FUZZ_CHECK_SECONDS (20) -------------
 if want fuzz; then
 	t0=$(date +%s)
@@ -277,7 +295,8 @@ if want fuzz; then
 			echo "SKIPPED: fuzz: fuzz_peers needs libssl-dev and libgcrypt20-dev (pkg-config libcrypto libgcrypt)"
 		[ -x build-fuzz/fuzz_luks_header ] ||
 			echo "SKIPPED: fuzz: fuzz_luks_header needs libargon2-dev, libjson-c-dev and libssl-dev (pkg-config libargon2 json-c libcrypto)"
-		for f in build-fuzz/fuzz_drivers build-fuzz/fuzz_peers build-fuzz/fuzz_cli build-fuzz/fuzz_luks_header; do
+		for f in build-fuzz/fuzz_drivers build-fuzz/fuzz_peers build-fuzz/fuzz_cli build-fuzz/fuzz_luks_header \
+			build-fuzz/fuzz_nbd; do
 			[ -x "$f" ] && run_test fuzz "$(basename "$f")" sh tests/fuzz/check.sh "$f" "${FUZZ_CHECK_SECONDS:-20}"
 		done
 	fi

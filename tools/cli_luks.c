@@ -6,6 +6,9 @@
 
 #include "blockcrypt-luks.h"
 #include "cli.h"
+#ifdef BC_HAVE_LUKS
+#include "nbd.h"
+#endif
 
 const char cli_luks_help[] =
 	"usage: blockcrypt luks ACTION IMAGE [ARGS] [OPTIONS]\n"
@@ -25,6 +28,9 @@ const char cli_luks_help[] =
 	"  erase IMAGE                     wipe every keyslot: no passphrase opens the image afterwards\n"
 	"  convert IMAGE --type luks1|luks2  convert the header in place (cryptsetup convert's rules)\n"
 	"  resize IMAGE [--device-size BYTES]  the LUKS2 data segment's size (without: to the end of the file)\n"
+	"  serve IMAGE                     the plaintext over NBD until SIGTERM/SIGINT: --socket PATH (default\n"
+	"                                  $XDG_RUNTIME_DIR/blockcrypt-nbd.sock) or --port N [--bind ADDR (127.0.0.1)],\n"
+	"                                  --read-only, --export-name NAME\n"
 	"options: --header FILE --key-file FILE|- --keyfile-offset N --keyfile-size N --key-slot N --type luks1|luks2\n"
 	"  --cipher SPEC --key-size BITS --sector-size N --pbkdf argon2id|argon2i|pbkdf2 --iter-time MS\n"
 	"  --pbkdf-memory KIB --pbkdf-parallel N --pbkdf-force-iterations N --hash H --uuid U --label L --subsystem S --offset SECTORS --size BYTES\n"
@@ -32,10 +38,11 @@ const char cli_luks_help[] =
 	"  --unbounded-pbkdf (lift the unlock cost bounds: 1 GiB Argon2 memory, time 100, 50M PBKDF2 iterations)\n";
 
 const char cli_plain_help[] =
-	"usage: blockcrypt plain encrypt PLAIN IMAGE | decrypt IMAGE OUT [--cipher SPEC] [--key-size BITS]\n"
+	"usage: blockcrypt plain encrypt PLAIN IMAGE | decrypt IMAGE OUT | serve IMAGE [--cipher SPEC] [--key-size BITS]\n"
 	"  [--key-file FILE [--keyfile-offset N]] [--hash H] [--keyfile-size N] [--verify-passphrase|-y]\n"
 	"  [--sector-size N] [--offset SECTORS] [--size SECTORS] [--iv-offset SECTORS] [--iv-large-sectors]\n"
 	"  [--threads N] [--no-progress] [--batch-mode|-q]\n"
+	"  serve: the plaintext over NBD, as luks serve (--socket PATH | --port N [--bind ADDR], --read-only, --export-name)\n"
 	"  dm-crypt plain mode (no header), as cryptsetup open --type plain: defaults aes-cbc-essiv:sha256,\n"
 	"  256-bit key, 512-byte sectors. A key file is the raw key (its first key-size bytes); a passphrase (a\n"
 	"  prompt, a line of stdin, or all of stdin with --key-file -) is hashed with --hash (ripemd160; plain:\n"
@@ -81,6 +88,9 @@ int cli_luks_parse_args(int argc, char **argv, int plain)
 struct opts {
 	const char *header, *key_file, *new_key_file, *type, *cipher, *hash, *uuid, *label, *subsystem;
 	const char *from, *vk_file, *backup_file, *pos[3];
+	const char *sock, *bind, *export_name;   /* serve */
+	unsigned port;
+	int read_only;
 	int npos, key_slot, batch, force, json, dump_vk, no_progress, iv_large, unbounded, verify;
 	int action, version, slot_arg;   /* set by check_args: the action, format's LUKS version, kill-slot's SLOT */
 	unsigned key_bits, sector_size, threads, keyfile_size;
@@ -142,6 +152,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		STR("--type", type) STR("--cipher", cipher) STR("-c", cipher) STR("--hash", hash) STR("-h", hash)
 		STR("--uuid", uuid) STR("--label", label) STR("--subsystem", subsystem) STR("--from", from)
 		STR("--volume-key-file", vk_file) STR("--header-backup-file", backup_file)
+		STR("--socket", sock) STR("--bind", bind) STR("--export-name", export_name)
+		NUM32("--port", port) FLAG("--read-only", read_only)
 		NUM32("--key-size", key_bits) NUM32("-s", key_bits) NUM32("--sector-size", sector_size)
 		NUM32("--threads", threads) NUM32("--iter-time", pbkdf.iter_time_ms) NUM32("-i", pbkdf.iter_time_ms)
 		NUM32("--pbkdf-memory", pbkdf.memory_kib) NUM32("--pbkdf-parallel", pbkdf.parallel)
@@ -888,21 +900,74 @@ static int luks_rewrite(const struct opts *o, int convert)
 	return r;
 }
 
+static void serving(const char *uri)
+{
+	fprintf(stderr, "blockcrypt: serving the plaintext on %s\n", uri);
+}
+
+/* The unlocked image's plaintext over NBD until SIGTERM or SIGINT; closing it afterwards wipes the key. */
+static int serve_image(bc_luks *l, const struct opts *o)
+{
+	struct nbd_listen where = { .socket_path = o->sock, .bind_addr = o->bind, .port = o->port };
+	struct nbd_export e;
+	char path[256];
+	int r;
+
+	if (!o->sock && !o->port) {
+		const char *dir = getenv("XDG_RUNTIME_DIR");
+
+		if (dir && *dir)
+			snprintf(path, sizeof(path), "%s/blockcrypt-nbd.sock", dir);
+		else
+			snprintf(path, sizeof(path), "/tmp/blockcrypt-nbd-%u.sock", (unsigned)getuid());
+		where.socket_path = path;
+	}
+	nbd_export_luks(&e, l, o->export_name, o->read_only);
+	r = nbd_serve(&e, &where, serving);
+	bc_luks_close(l);
+	return r ? EXIT_USAGE : 0;
+}
+
+static int luks_serve(const struct opts *o)
+{
+	bc_luks *l;
+	int r = open_unlocked(o, !o->read_only, &l, NULL);
+
+	return r ? r : serve_image(l, o);
+}
+
 enum { ACT_FORMAT, ACT_ENCRYPT, ACT_DECRYPT, ACT_READ, ACT_DUMP, ACT_TEST, ACT_ADD, ACT_CHANGE, ACT_REMOVE, ACT_KILL,
-       ACT_UUID, ACT_BACKUP, ACT_RESTORE, ACT_ERASE, ACT_CONVERT, ACT_RESIZE, ACT_PLAIN_ENCRYPT, ACT_PLAIN_DECRYPT };
+       ACT_UUID, ACT_BACKUP, ACT_RESTORE, ACT_ERASE, ACT_CONVERT, ACT_RESIZE, ACT_SERVE, ACT_PLAIN_ENCRYPT,
+       ACT_PLAIN_DECRYPT, ACT_PLAIN_SERVE };
+
+/* serve's listening options: one socket, a TCP port in range, and no image beyond the one served. */
+static int check_serve_args(const struct opts *o)
+{
+	if (o->sock && o->port)
+		return cli_fail("serve: --socket and --port exclude each other");
+	if (o->port > 65535)
+		return cli_fail("--port %u: 1..65535", o->port);
+	if (o->bind && !o->port)
+		return cli_fail("serve: --bind needs --port");
+	if (o->npos != 1)
+		return cli_fail("usage: blockcrypt %s serve IMAGE [--socket PATH | --port N [--bind ADDR]] [--read-only] "
+		                "[--export-name NAME]", o->action == ACT_SERVE ? "luks" : "plain");
+	return 0;
+}
 
 /* The action, its options and what the action needs of them, all checked before any file is touched. */
 static int check_args(int argc, char **argv, int plain, struct opts *o)
 {
 	static const char *const acts[] = { "format", "encrypt", "decrypt", "read", "dump", "test-passphrase", "add-key",
 	                                    "change-key", "remove-key", "kill-slot", "uuid", "header-backup", "header-restore",
-	                                    "erase", "convert", "resize" };
+	                                    "erase", "convert", "resize", "serve" };
 	const char *act = argc > 1 ? argv[1] : "";
 	int which = -1;
 	unsigned slot;
 
 	if (plain)
-		which = !strcmp(act, "encrypt") ? ACT_PLAIN_ENCRYPT : !strcmp(act, "decrypt") ? ACT_PLAIN_DECRYPT : -1;
+		which = !strcmp(act, "encrypt") ? ACT_PLAIN_ENCRYPT : !strcmp(act, "decrypt") ? ACT_PLAIN_DECRYPT
+		      : !strcmp(act, "serve") ? ACT_PLAIN_SERVE : -1;
 	else
 		for (int i = 0; i < (int)(sizeof(acts) / sizeof(acts[0])); i++)
 			if (!strcmp(act, acts[i]))
@@ -914,8 +979,12 @@ static int check_args(int argc, char **argv, int plain, struct opts *o)
 	if (parse_opts(argc - 2, argv + 2, o))
 		return EXIT_USAGE;
 	o->action = which;
+	if ((which == ACT_SERVE || which == ACT_PLAIN_SERVE) && check_serve_args(o))
+		return EXIT_USAGE;
+	if (which == ACT_PLAIN_SERVE && o->npos != 1)
+		return cli_fail("usage: blockcrypt plain serve IMAGE [--key-file FILE] [options]");
 	if (plain) {
-		if (o->npos != 2)
+		if (which != ACT_PLAIN_SERVE && o->npos != 2)
 			return cli_fail("usage: blockcrypt plain %s IN OUT [--key-file FILE] [options]", act);
 		if (o->key_bits % 8 || o->key_bits > 1024)
 			return cli_fail("--key-size must be a multiple of 8 bits, 1024 at most");
@@ -991,6 +1060,7 @@ int cmd_luks(int argc, char **argv)
 	case ACT_ERASE: return luks_rewrite(&o, 0);
 	case ACT_CONVERT: return luks_rewrite(&o, 1);
 	case ACT_RESIZE: return luks_header_op(&o, 1);
+	case ACT_SERVE: return luks_serve(&o);
 	default: return luks_uuid(&o);
 	}
 }
@@ -1058,12 +1128,14 @@ int cmd_plain(int argc, char **argv)
 	if (!r) {
 		r = bc_luks_open_plain(&l, enc ? o.pos[1] : o.pos[0], spec,
 		                       (const uint8_t *)key.p, key.len, ss, o.iv_large, o.offset * 512, o.size * 512,
-		                       o.iv_offset, enc);
+		                       o.iv_offset, enc || (o.action == ACT_PLAIN_SERVE && !o.read_only));
 		r = r ? lib_fail(r) : 0;
 	}
 	secret_free(&key);
 	if (r)
 		return r;
+	if (o.action == ACT_PLAIN_SERVE)
+		return serve_image(l, &o);
 	r = enc ? encrypt_file(l, &o, o.pos[0]) : decrypt_file(l, &o, o.pos[1]);
 	bc_luks_close(l);
 	return r;

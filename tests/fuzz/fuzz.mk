@@ -17,7 +17,7 @@ FUZZ_HDRS    := tests/fuzz/fuzz_common.h tests/common.h include/blockcrypt.h
 FUZZ_HAVE_PEERS = $(shell pkg-config --exists libcrypto libgcrypt 2>/dev/null && echo yes)
 # The disk-image part's libraries, as luks/luks.mk found them.
 FUZZ_HAVE_LUKS := $(if $(LUKS_MISSING),,yes)
-FUZZ_NAMES    = fuzz_drivers fuzz_cli $(if $(FUZZ_HAVE_PEERS),fuzz_peers) $(if $(FUZZ_HAVE_LUKS),fuzz_luks_header)
+FUZZ_NAMES    = fuzz_drivers fuzz_cli fuzz_nbd $(if $(FUZZ_HAVE_PEERS),fuzz_peers) $(if $(FUZZ_HAVE_LUKS),fuzz_luks_header)
 # fuzz_cli runs the luks and plain argument checks on the instrumented disk-image library where it is built
 # (elsewhere cli_luks.c compiles to its "not built in" form).
 FUZZ_TOOL_SRC := $(filter-out tools/blockcrypt.c,$(wildcard tools/*.c))
@@ -29,7 +29,7 @@ FUZZ_ARCH_FLAGS := $(foreach f,$(basename $(notdir $(wildcard src/arch/*/*.c))),
 # The library and the tool's objects with coverage and sanitizers, by the ordinary rules
 # (in that sub-make BUILD is build-fuzz and the rules below stay out of its way).
 ifneq ($(BUILD),$(FUZZ_BUILD))
-$(FUZZ_BUILD)/libblockcrypt.a $(FUZZ_BUILD)/libblockcrypt-luks.a $(FUZZ_TOOL_OBJ): FORCE
+$(FUZZ_BUILD)/libblockcrypt.a $(FUZZ_BUILD)/libblockcrypt-luks.a $(FUZZ_BUILD)/libblockcrypt-nbd.a $(FUZZ_TOOL_OBJ): FORCE
 	@$(MAKE) --no-print-directory CC=$(FUZZ_CC) BUILD=$(FUZZ_BUILD) OPT="-O1 -g" $(FUZZ_ARCH_FLAGS) \
 		SANITIZE="-fsanitize=fuzzer-no-link $(FUZZ_SAN)" $@
 
@@ -42,9 +42,10 @@ $(FUZZ_BUILD)/fuzz_peers: tests/fuzz/fuzz_peers.c $(FUZZ_COMMON) $(FUZZ_HDRS) $(
 		$(shell pkg-config --libs libcrypto libgcrypt 2>/dev/null)
 
 $(FUZZ_BUILD)/fuzz_cli: tests/fuzz/fuzz_cli.c tests/fuzz/ubsan_options.c $(FUZZ_TOOL_OBJ) \
-		$(if $(FUZZ_HAVE_LUKS),$(FUZZ_BUILD)/libblockcrypt-luks.a) $(FUZZ_BUILD)/libblockcrypt.a
+		$(if $(FUZZ_HAVE_LUKS),$(FUZZ_BUILD)/libblockcrypt-nbd.a $(FUZZ_BUILD)/libblockcrypt-luks.a) $(FUZZ_BUILD)/libblockcrypt.a
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $< tests/fuzz/ubsan_options.c \
-		$(FUZZ_TOOL_OBJ) $(if $(FUZZ_HAVE_LUKS),$(FUZZ_BUILD)/libblockcrypt-luks.a) $(FUZZ_BUILD)/libblockcrypt.a \
+		$(FUZZ_TOOL_OBJ) $(if $(FUZZ_HAVE_LUKS),$(FUZZ_BUILD)/libblockcrypt-nbd.a $(FUZZ_BUILD)/libblockcrypt-luks.a) \
+		$(FUZZ_BUILD)/libblockcrypt.a \
 		$(if $(FUZZ_HAVE_LUKS),$(LUKS_LIBS)) -lm
 
 # The disk-image library (luks/luks.mk's rule in the sub-make) is instrumented; json-c, libargon2 and libcrypto
@@ -54,6 +55,11 @@ $(FUZZ_BUILD)/fuzz_luks_header: tests/fuzz/fuzz_luks_header.c tests/fuzz/ubsan_o
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(shell pkg-config --cflags $(LUKS_PKGS) 2>/dev/null) -fsanitize=fuzzer $(FUZZ_SAN) \
 		-o $@ $< tests/fuzz/ubsan_options.c $(FUZZ_BUILD)/libblockcrypt-luks.a $(FUZZ_BUILD)/libblockcrypt.a \
 		$(LUKS_LIBS)
+
+# The NBD server's protocol code alone, against an export in memory (no disk-image library needed).
+$(FUZZ_BUILD)/fuzz_nbd: tests/fuzz/fuzz_nbd.c nbd/nbd_server.c nbd/nbd.h tests/fuzz/ubsan_options.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -Inbd -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $< nbd/nbd_server.c tests/fuzz/ubsan_options.c
 
 fuzz-build:
 	@$(MAKE) --no-print-directory $(FUZZ_BUILD)/libblockcrypt.a
