@@ -382,7 +382,6 @@ static int reserve(struct afalg_sock *s, size_t more)
 		return 0;
 	if (s->off) {   /* what was processed goes first */
 		memmove(s->buf, s->buf + s->off, s->used);
-		explicit_bzero(s->buf + s->used, s->off);
 		s->off = 0;
 		need = s->used + more;
 		if (need <= s->cap)
@@ -498,9 +497,10 @@ static int wait_data(struct afalg_sock *s, int fd, int flags, size_t min)
 	return 0;
 }
 
+/* What was processed stays in the buffer until it is overwritten, or wiped when the socket goes (a second pass over
+ * every request would cost as much as the copy in). */
 static void consume(struct afalg_sock *s, size_t n)
 {
-	explicit_bzero(s->buf + s->off, n);
 	s->off += n;
 	s->used -= n;
 	/* a request read to its end is over: the next sendmsg begins another */
