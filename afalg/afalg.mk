@@ -21,7 +21,7 @@ $(AFALG_SO): $(AFALG_OBJ) $(BUILD)/libblockcrypt.a
 	$(CC) $(SANITIZE) -shared -o $@ $(AFALG_OBJ) $(BUILD)/libblockcrypt.a -Wl,--exclude-libs,ALL -Wl,-z,defs -ldl $(LDLIBS)
 
 # The tests talk to the sockets as any program does; they check against the library called directly.
-$(BUILD)/afalg/afalg_raw: tests/afalg_raw.c $(TEST_COMMON_OBJ) $(BUILD)/libblockcrypt.a
+$(BUILD)/afalg/afalg_raw: tests/afalg_raw.c tests/afalg_op.h $(TEST_COMMON_OBJ) $(BUILD)/libblockcrypt.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) $(CFLAGS) -o $@ $< $(TEST_COMMON_OBJ) $(BUILD)/libblockcrypt.a $(LDLIBS) -lm
 
@@ -41,8 +41,8 @@ uninstall-afalg:
 	-rmdir $(DESTDIR)$(LIBDIR)/blockcrypt 2>/dev/null
 
 # The emulated socket beside the library called directly (not part of `make check`).
-$(BUILD)/bench-afalg: bench/afalg.c $(BUILD)/libblockcrypt.a $(AFALG_SO)
-	$(CC) $(CFLAGS_BASE) $(CFLAGS) -Itools -o $@ bench/afalg.c tools/speed_clock.c $(BUILD)/libblockcrypt.a $(LDLIBS)
+$(BUILD)/bench-afalg: bench/afalg.c tests/afalg_op.h $(BUILD)/libblockcrypt.a $(AFALG_SO)
+	$(CC) $(CFLAGS_BASE) $(CFLAGS) -Itools -Itests -o $@ bench/afalg.c tools/speed_clock.c $(BUILD)/libblockcrypt.a $(LDLIBS)
 
 bench-afalg: $(BUILD)/bench-afalg
 	LD_PRELOAD=$(abspath $(AFALG_SO)) BLOCKCRYPT_AFALG=always $(BUILD)/bench-afalg

@@ -9,12 +9,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "afalg_op.h"
 #include "blockcrypt.h"
 #include "speed.h"
-
-#ifndef SOL_ALG
-#define SOL_ALG 279
-#endif
 
 static uint8_t key[64], iv[16], ad[16], *src, *dst;
 
@@ -36,35 +33,10 @@ static int op_socket(const char *type, const char *name, size_t keylen)
 /* One request: the operation, IV and AAD length in control messages, the data, then the result read back. */
 static int sock_op(int op, size_t ivlen, int aead, size_t len)
 {
-	union { char buf[CMSG_SPACE(4) * 2 + CMSG_SPACE(sizeof(struct af_alg_iv) + 16)]; struct cmsghdr align; } u;
-	struct iovec v = { src, len + (aead ? sizeof(ad) : 0) };
-	struct msghdr m = { .msg_iov = &v, .msg_iovlen = 1, .msg_control = u.buf,
-		.msg_controllen = CMSG_SPACE(4) + CMSG_SPACE(sizeof(struct af_alg_iv) + ivlen) + (aead ? CMSG_SPACE(4) : 0) };
-	struct cmsghdr *c;
-	struct af_alg_iv *a;
+	size_t in = len + (aead ? sizeof(ad) : 0), out = len + (aead ? sizeof(ad) + 16 : 0);
 
-	memset(&u, 0, sizeof(u));
-	c = CMSG_FIRSTHDR(&m);
-	c->cmsg_level = SOL_ALG;
-	c->cmsg_type = ALG_SET_OP;
-	c->cmsg_len = CMSG_LEN(4);
-	*(uint32_t *)CMSG_DATA(c) = ALG_OP_ENCRYPT;
-	c = CMSG_NXTHDR(&m, c);
-	c->cmsg_level = SOL_ALG;
-	c->cmsg_type = ALG_SET_IV;
-	c->cmsg_len = CMSG_LEN(sizeof(*a) + ivlen);
-	a = (struct af_alg_iv *)CMSG_DATA(c);
-	a->ivlen = (uint32_t)ivlen;
-	memcpy(a->iv, iv, ivlen);
-	if (aead) {
-		c = CMSG_NXTHDR(&m, c);
-		c->cmsg_level = SOL_ALG;
-		c->cmsg_type = ALG_SET_AEAD_ASSOCLEN;
-		c->cmsg_len = CMSG_LEN(4);
-		*(uint32_t *)CMSG_DATA(c) = sizeof(ad);
-	}
-	size_t out = len + (aead ? sizeof(ad) + 16 : 0);
-	return sendmsg(op, &m, 0) == (ssize_t)v.iov_len && read(op, dst, out) == (ssize_t)out ? 0 : -1;
+	return afalg_send_op(op, ALG_OP_ENCRYPT, iv, ivlen, aead ? (int)sizeof(ad) : -1, src, in, 0) == (ssize_t)in &&
+	       read(op, dst, out) == (ssize_t)out ? 0 : -1;
 }
 
 /* ns per operation: the best of 5 batches, each at least 20 ms */

@@ -12,11 +12,8 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "afalg_op.h"
 #include "common.h"
-
-#ifndef SOL_ALG
-#define SOL_ALG 279
-#endif
 
 static int tfm_open(const char *type, const char *name)
 {
@@ -39,54 +36,6 @@ static int tfm_open(const char *type, const char *name)
 static int setkey(int fd, const uint8_t *key, size_t len)
 {
 	return setsockopt(fd, SOL_ALG, ALG_SET_KEY, key, (socklen_t)len) ? -errno : 0;
-}
-
-/* One sendmsg: the operation, the IV and the associated data length as control messages (op < 0: none). */
-static ssize_t send_op(int fd, int op, const uint8_t *iv, size_t ivlen, int assoclen, const uint8_t *data,
-                       size_t len, int flags)
-{
-	union { char buf[CMSG_SPACE(4) * 2 + CMSG_SPACE(sizeof(struct af_alg_iv) + 64)]; struct cmsghdr align; } u;
-	struct iovec v = { (void *)data, len };
-	struct msghdr m = { .msg_iov = &v, .msg_iovlen = 1 };
-	struct cmsghdr *c;
-	size_t cl = 0;
-
-	memset(&u, 0, sizeof(u));
-	if (op >= 0) {
-		m.msg_control = u.buf;
-		m.msg_controllen = CMSG_SPACE(4) + (iv ? CMSG_SPACE(sizeof(struct af_alg_iv) + ivlen) : 0) +
-		                   (assoclen >= 0 ? CMSG_SPACE(4) : 0);
-		c = CMSG_FIRSTHDR(&m);
-		c->cmsg_level = SOL_ALG;
-		c->cmsg_type = ALG_SET_OP;
-		c->cmsg_len = CMSG_LEN(4);
-		memcpy(CMSG_DATA(c), &(uint32_t){ (uint32_t)op }, 4);
-		cl = CMSG_SPACE(4);
-		if (iv) {
-			struct af_alg_iv *a;
-
-			c = CMSG_NXTHDR(&m, c);
-			c->cmsg_level = SOL_ALG;
-			c->cmsg_type = ALG_SET_IV;
-			c->cmsg_len = CMSG_LEN(sizeof(*a) + ivlen);
-			a = (struct af_alg_iv *)CMSG_DATA(c);
-			a->ivlen = (uint32_t)ivlen;
-			memcpy(a->iv, iv, ivlen);
-			cl += CMSG_SPACE(sizeof(*a) + ivlen);
-		}
-		if (assoclen >= 0) {
-			c = CMSG_NXTHDR(&m, c);
-			c->cmsg_level = SOL_ALG;
-			c->cmsg_type = ALG_SET_AEAD_ASSOCLEN;
-			c->cmsg_len = CMSG_LEN(4);
-			memcpy(CMSG_DATA(c), &(uint32_t){ (uint32_t)assoclen }, 4);
-			cl += CMSG_SPACE(4);
-		}
-		m.msg_controllen = cl;
-	}
-	ssize_t r = sendmsg(fd, &m, flags);
-
-	return r < 0 ? -errno : r;
 }
 
 static ssize_t rd(int fd, uint8_t *p, size_t len)
@@ -124,14 +73,14 @@ static void test_skcipher(const char *name, size_t keylen, size_t unit)
 		memcpy(iv2, iv, 16);
 		bc_skcipher_encrypt(d, iv2, pt, ct, len);
 		/* whole */
-		CHECK(send_op(op, ALG_OP_ENCRYPT, civ, 16, -1, pt, len, 0) == (ssize_t)len, "send %zu", len);
+		CHECK(afalg_send_op(op, ALG_OP_ENCRYPT, civ, 16, -1, pt, len, 0) == (ssize_t)len, "send %zu", len);
 		memset(got, 0, len);
 		CHECK(rd(op, got, len) == (ssize_t)len && !memcmp(got, ct, len), "encrypt %zu", len);
 		/* in pieces: sent in three parts with MSG_MORE, read in block-multiple pieces */
 		size_t a = len / 3 / 16 * 16, b = len / 2 / 16 * 16;
-		CHECK(send_op(op, ALG_OP_DECRYPT, civ, 16, -1, ct, a, MSG_MORE) == (ssize_t)a, "send piece 1");
-		CHECK(send_op(op, -1, NULL, 0, -1, ct + a, b - a, MSG_MORE) == (ssize_t)(b - a), "send piece 2");
-		CHECK(send_op(op, -1, NULL, 0, -1, ct + b, len - b, 0) == (ssize_t)(len - b), "send piece 3");
+		CHECK(afalg_send_op(op, ALG_OP_DECRYPT, civ, 16, -1, ct, a, MSG_MORE) == (ssize_t)a, "send piece 1");
+		CHECK(afalg_send_op(op, -1, NULL, 0, -1, ct + a, b - a, MSG_MORE) == (ssize_t)(b - a), "send piece 2");
+		CHECK(afalg_send_op(op, -1, NULL, 0, -1, ct + b, len - b, 0) == (ssize_t)(len - b), "send piece 3");
 		memset(got, 0, len);
 		size_t done = 0, step = len > 64 ? len / 4 / 16 * 16 : 16;
 		while (done < len) {
@@ -151,23 +100,23 @@ static void test_skcipher(const char *name, size_t keylen, size_t unit)
 		rng_fill(iv, 16);
 		memcpy(iv2, iv, 16);
 		bc_skcipher_encrypt(d, iv2, pt, ct, 64);
-		send_op(op, ALG_OP_ENCRYPT, iv, 16, -1, pt, 32, 0);
+		afalg_send_op(op, ALG_OP_ENCRYPT, iv, 16, -1, pt, 32, 0);
 		rd(op, got, 32);
-		send_op(op, ALG_OP_ENCRYPT, NULL, 0, -1, pt + 32, 32, 0);
+		afalg_send_op(op, ALG_OP_ENCRYPT, NULL, 0, -1, pt + 32, 32, 0);
 		rd(op, got + 32, 32);
 		CHECK(!memcmp(got, ct, 64), "IV carried over");
 		/* errors: a partial block, an IV of the wrong size, new data over an unread request */
-		CHECK(send_op(op, ALG_OP_DECRYPT, iv, 16, -1, ct, 20, 0) == 20, "send 20");
+		CHECK(afalg_send_op(op, ALG_OP_DECRYPT, iv, 16, -1, ct, 20, 0) == 20, "send 20");
 		CHECK(rd(op, got, 20) == -EINVAL, "cbc partial block: -EINVAL");
-		CHECK(send_op(op, ALG_OP_ENCRYPT, iv, 8, -1, pt, 16, 0) == -EINVAL, "IV size: -EINVAL");
-		CHECK(send_op(op, ALG_OP_ENCRYPT, iv, 16, -1, pt, 16, 0) == 16, "send");
-		CHECK(send_op(op, ALG_OP_ENCRYPT, iv, 16, -1, pt, 16, 0) == -EINVAL, "unread request: -EINVAL");
+		CHECK(afalg_send_op(op, ALG_OP_ENCRYPT, iv, 8, -1, pt, 16, 0) == -EINVAL, "IV size: -EINVAL");
+		CHECK(afalg_send_op(op, ALG_OP_ENCRYPT, iv, 16, -1, pt, 16, 0) == 16, "send");
+		CHECK(afalg_send_op(op, ALG_OP_ENCRYPT, iv, 16, -1, pt, 16, 0) == -EINVAL, "unread request: -EINVAL");
 		CHECK(rd(op, got, 16) == 16, "read it");
-		CHECK(send_op(op, 7, iv, 16, -1, pt, 16, 0) == -EINVAL, "bad op: -EINVAL");
+		CHECK(afalg_send_op(op, 7, iv, 16, -1, pt, 16, 0) == -EINVAL, "bad op: -EINVAL");
 		CHECK(setkey(tfm, key, keylen) == -EBUSY, "setkey with an op socket: -EBUSY");
 		CHECK(accept(op, NULL, NULL) < 0 && errno == EOPNOTSUPP, "accept on an op socket: EOPNOTSUPP");
 		CHECK(setsockopt(op, SOL_ALG, ALG_SET_KEY, key, 16) < 0 && errno == ENOPROTOOPT, "setkey on op: ENOPROTOOPT");
-		CHECK(send_op(tfm, ALG_OP_ENCRYPT, iv, 16, -1, pt, 16, 0) == -EOPNOTSUPP, "sendmsg on the tfm: EOPNOTSUPP");
+		CHECK(afalg_send_op(tfm, ALG_OP_ENCRYPT, iv, 16, -1, pt, 16, 0) == -EOPNOTSUPP, "sendmsg on the tfm: EOPNOTSUPP");
 		/* read with MSG_DONTWAIT and nothing sent */
 		CHECK(recv(op, got, 16, MSG_DONTWAIT) < 0 && errno == EAGAIN, "empty: EAGAIN");
 		struct pollfd p = { op, POLLIN | POLLOUT, 0 };
@@ -176,11 +125,11 @@ static void test_skcipher(const char *name, size_t keylen, size_t unit)
 		int op2 = dup(op);
 		close(op);
 		op = op2;
-		send_op(op, ALG_OP_ENCRYPT, iv, 16, -1, pt, 64, 0);
+		afalg_send_op(op, ALG_OP_ENCRYPT, iv, 16, -1, pt, 64, 0);
 		CHECK(rd(op, got, 64) == 64 && !memcmp(got, ct, 64), "through dup");
 		/* readv and writev */
 		struct iovec w[2] = { { pt, 24 }, { pt + 24, 40 } }, r[3] = { { got, 8 }, { got + 8, 50 }, { got + 58, 6 } };
-		send_op(op, ALG_OP_ENCRYPT, iv, 16, -1, NULL, 0, MSG_MORE);
+		afalg_send_op(op, ALG_OP_ENCRYPT, iv, 16, -1, NULL, 0, MSG_MORE);
 		CHECK(writev(op, w, 2) == 64, "writev");
 		memset(got, 0, 64);
 		CHECK(readv(op, r, 3) == 64 && !memcmp(got, ct, 64), "readv");
@@ -228,31 +177,31 @@ static void test_aead(const char *name, size_t ivlen, size_t as)
 		uint8_t *msg = malloc(adl + len + 1);
 		memcpy(msg, ad, adl);
 		memcpy(msg + adl, pt, len);
-		CHECK(send_op(op, ALG_OP_ENCRYPT, iv, ivlen, (int)adl, msg, adl, MSG_MORE) == (ssize_t)adl, "send ad");
-		CHECK(send_op(op, -1, NULL, 0, -1, msg + adl, len, 0) == (ssize_t)len, "send pt");
+		CHECK(afalg_send_op(op, ALG_OP_ENCRYPT, iv, ivlen, (int)adl, msg, adl, MSG_MORE) == (ssize_t)adl, "send ad");
+		CHECK(afalg_send_op(op, -1, NULL, 0, -1, msg + adl, len, 0) == (ssize_t)len, "send pt");
 		memset(got, 0, adl + len + as);
 		CHECK(rd(op, got, adl + len + as) == (ssize_t)(adl + len + as) && !memcmp(got, in, adl + len + as),
 		      "encrypt %zu+%zu", adl, len);
 		/* decryption: AAD || ciphertext || tag in, AAD || plaintext out */
-		CHECK(send_op(op, ALG_OP_DECRYPT, iv, ivlen, (int)adl, in, adl + len + as, 0) == (ssize_t)(adl + len + as), "send");
+		CHECK(afalg_send_op(op, ALG_OP_DECRYPT, iv, ivlen, (int)adl, in, adl + len + as, 0) == (ssize_t)(adl + len + as), "send");
 		CHECK(rd(op, got, adl + len + as) == (ssize_t)(adl + len) && !memcmp(got, msg, adl + len), "decrypt %zu", len);
 		/* one bit of the tag, then of the AAD: -EBADMSG */
 		in[adl + len] ^= 1;
-		send_op(op, ALG_OP_DECRYPT, iv, ivlen, (int)adl, in, adl + len + as, 0);
+		afalg_send_op(op, ALG_OP_DECRYPT, iv, ivlen, (int)adl, in, adl + len + as, 0);
 		CHECK(rd(op, got, adl + len + as) == -EBADMSG, "bad tag: -EBADMSG");
 		in[adl + len] ^= 1;
 		if (adl) {
 			in[0] ^= 0x80;
-			send_op(op, ALG_OP_DECRYPT, iv, ivlen, (int)adl, in, adl + len + as, 0);
+			afalg_send_op(op, ALG_OP_DECRYPT, iv, ivlen, (int)adl, in, adl + len + as, 0);
 			CHECK(rd(op, got, adl + len + as) == -EBADMSG, "bad AAD: -EBADMSG");
 			in[0] ^= 0x80;
 		}
 		free(msg);
 	}
 	/* too little data for the AAD and tag; an IV of the wrong size */
-	send_op(op, ALG_OP_DECRYPT, iv, ivlen, 8, in, 8 + as - 1, 0);
+	afalg_send_op(op, ALG_OP_DECRYPT, iv, ivlen, 8, in, 8 + as - 1, 0);
 	CHECK(rd(op, got, 100) == -EINVAL, "short decryption: -EINVAL");
-	CHECK(send_op(op, ALG_OP_ENCRYPT, iv, ivlen - 1, 0, pt, 16, 0) == -EINVAL, "IV size: -EINVAL");
+	CHECK(afalg_send_op(op, ALG_OP_ENCRYPT, iv, ivlen - 1, 0, pt, 16, 0) == -EINVAL, "IV size: -EINVAL");
 	close(op);
 	CHECK(setsockopt(tfm, SOL_ALG, ALG_SET_AEAD_AUTHSIZE, NULL, 3) < 0 && errno == EINVAL, "authsize 3: EINVAL");
 	close(tfm);
@@ -348,7 +297,7 @@ static void test_errors(void)
 	CHECK(setkey(fd, (const uint8_t *)"0123456789abcdef", 16) == -EINVAL, "xts 16-byte key: -EINVAL");
 	int op = accept(fd, NULL, NULL);
 	CHECK(op >= 0, "accept without key");
-	CHECK(send_op(op, ALG_OP_ENCRYPT, NULL, 0, -1, (const uint8_t *)"x", 1, 0) == -ENOKEY, "no key: -ENOKEY");
+	CHECK(afalg_send_op(op, ALG_OP_ENCRYPT, NULL, 0, -1, (const uint8_t *)"x", 1, 0) == -ENOKEY, "no key: -ENOKEY");
 	close(op);
 	close(fd);
 	fd = tfm_open("skcipher", "ecb(aes-generic)");
@@ -395,7 +344,7 @@ static void *thread_main(void *arg)
 			uint8_t iv2[16];
 			memcpy(iv2, iv, 16);
 			bc_skcipher_encrypt(d, iv2, pt, ct, len);
-			send_op(op, ALG_OP_ENCRYPT, iv, 16, -1, pt, len, 0);
+			afalg_send_op(op, ALG_OP_ENCRYPT, iv, 16, -1, pt, len, 0);
 			if (rd(op, got, len) != (ssize_t)len || memcmp(got, ct, len))
 				bad++;
 		}

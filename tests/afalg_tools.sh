@@ -70,24 +70,28 @@ else
 	echo "SKIPPED: afalg: kcapi-rng: blockcrypt has no random number generator (no rng algorithm to bind)"
 fi
 
-if [ -x "$BUILD/afalg/afalg_kcapi" ]; then
-	out=$($RUN "$BUILD/afalg/afalg_kcapi" 2>&1)
+# sub NAME COMMAND...: a test program's output, its summary line's counts added to this script's
+sub() {
+	n=$1
+	shift
+	out=$("$@" 2>&1)
 	echo "$out"
-	line=$(echo "$out" | grep -E '^afalg_kcapi: [0-9]+ passed, [0-9]+ failed$')
-	p=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed.*/\1/')
-	f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed$/\1/')
-	if [ -n "$line" ]; then pass=$((pass + p)); fail=$((fail + f)); else bad "afalg_kcapi: no summary"; fi
+	line=$(echo "$out" | grep -E "^$n: [0-9]+ passed, [0-9]+ failed\$")
+	if [ -n "$line" ]; then
+		pass=$((pass + $(echo "$line" | sed -E 's/.*: ([0-9]+) passed.*/\1/')))
+		fail=$((fail + $(echo "$line" | sed -E 's/.* ([0-9]+) failed$/\1/')))
+	else
+		bad "$n: no summary line"
+	fi
+}
+
+if [ -x "$BUILD/afalg/afalg_kcapi" ]; then
+	sub afalg_kcapi $RUN "$BUILD/afalg/afalg_kcapi"
 else
 	echo "SKIPPED: afalg: afalg_kcapi not built (libkcapi-dev not installed)"
 fi
-
 if have python3; then
-	out=$($RUN python3 tests/afalg_python.py "$T" 2>&1)
-	echo "$out"
-	line=$(echo "$out" | grep -E '^afalg_python: [0-9]+ passed, [0-9]+ failed$')
-	p=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed.*/\1/')
-	f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed$/\1/')
-	if [ -n "$line" ]; then pass=$((pass + p)); fail=$((fail + f)); else bad "afalg_python: no summary"; fi
+	sub afalg_python $RUN python3 tests/afalg_python.py
 else
 	echo "SKIPPED: afalg: python3 not installed"
 fi
