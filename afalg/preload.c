@@ -50,6 +50,18 @@ static struct {
 
 static int always;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
+static pthread_mutex_t tab_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* A fork while another thread holds the table must not leave the child's copy locked for ever. */
+static void fork_prepare(void)
+{
+	pthread_mutex_lock(&tab_lock);
+}
+
+static void fork_done(void)
+{
+	pthread_mutex_unlock(&tab_lock);
+}
 
 /* dlsym hands back void *; the conversion to the exact prototype goes through memcpy */
 #define RESOLVE(f) do { void *p = dlsym(RTLD_NEXT, #f); memcpy(&real.f, &p, sizeof(p)); } while (0)
@@ -84,6 +96,7 @@ static void resolve(void)
 	RESOLVE(splice);
 	if (!real.fcntl64)
 		real.fcntl64 = real.fcntl;
+	pthread_atfork(fork_prepare, fork_done, fork_done);
 }
 
 #define REAL(f) (pthread_once(&once, resolve), real.f)
@@ -96,7 +109,6 @@ int afalg_should_emulate(int err)
 
 /* ---- the descriptor table: which descriptors are emulated sockets --------------------------------------- */
 
-static pthread_mutex_t tab_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct afalg_sock **tab;
 static size_t tab_n;
 static int tab_live;   /* atomic: entries in use; 0 lets every other descriptor pass straight through */

@@ -71,6 +71,16 @@ def main():
         except OSError as e:
             check(e.errno == 74, "gcm(aes) bad tag: EBADMSG (got %s)" % e)
 
+    # a forked child goes on with the socket (its own copy of it)
+    with op_socket("hash", "sha256") as op:
+        pid = os.fork()
+        if pid == 0:
+            op.sendall(b"child")
+            os._exit(0 if op.recv(32) == hashlib.sha256(b"child").digest() else 1)
+        _, status = os.waitpid(pid, 0)
+        op.sendall(b"parent")
+        check(status == 0 and op.recv(32) == hashlib.sha256(b"parent").digest(), "the socket after fork")
+
     # errors as the kernel's
     try:
         op_socket("skcipher", "cbc(nosuch)")
