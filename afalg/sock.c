@@ -124,7 +124,7 @@ int afalg_bind(struct afalg_sock *s, const struct sockaddr *addr, socklen_t len)
 	if (s->kind == AFALG_NETLINK)
 		return 0;
 	if (s->kind != AFALG_TFM)
-		return -EINVAL;
+		return -EOPNOTSUPP;   /* an op socket's sock_no_bind */
 	if (!addr || len < sizeof(sa) - 1)
 		return -EINVAL;
 	/* the user's address is only read: its strings are ended in a copy */

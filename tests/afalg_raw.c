@@ -115,6 +115,9 @@ static void test_skcipher(const char *name, size_t keylen, size_t unit)
 		CHECK(afalg_send_op(op, 7, iv, 16, -1, pt, 16, 0) == -EINVAL, "bad op: -EINVAL");
 		CHECK(setkey(tfm, key, keylen) == -EBUSY, "setkey with an op socket: -EBUSY");
 		CHECK(accept(op, NULL, NULL) < 0 && errno == EOPNOTSUPP, "accept on an op socket: EOPNOTSUPP");
+		struct sockaddr_alg sa = { .salg_family = AF_ALG, .salg_type = "skcipher", .salg_name = "cbc(aes)" };
+		CHECK(bind(op, (struct sockaddr *)&sa, sizeof(sa)) < 0 && errno == EOPNOTSUPP, "bind on an op socket: EOPNOTSUPP");
+		CHECK(bind(tfm, (struct sockaddr *)&sa, sizeof(sa)) < 0 && errno == EBUSY, "rebind with op sockets: EBUSY");
 		CHECK(setsockopt(op, SOL_ALG, ALG_SET_KEY, key, 16) < 0 && errno == ENOPROTOOPT, "setkey on op: ENOPROTOOPT");
 		CHECK(afalg_send_op(tfm, ALG_OP_ENCRYPT, iv, 16, -1, pt, 16, 0) == -EOPNOTSUPP, "sendmsg on the tfm: EOPNOTSUPP");
 		/* read with MSG_DONTWAIT and nothing sent */
