@@ -21,9 +21,10 @@ $(AFALG_SO): $(AFALG_OBJ) $(BUILD)/libblockcrypt.a
 	$(CC) $(SANITIZE) -shared -o $@ $(AFALG_OBJ) $(BUILD)/libblockcrypt.a -Wl,--exclude-libs,ALL -Wl,-z,defs -ldl $(LDLIBS)
 
 # The tests talk to the sockets as any program does; they check against the library called directly.
+# (with _FORTIFY_SOURCE, as distributions build programs: its reads go through __read_chk)
 $(BUILD)/afalg/afalg_raw: tests/afalg_raw.c tests/afalg_op.h $(TEST_COMMON_OBJ) $(BUILD)/libblockcrypt.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_BASE) $(CFLAGS) -o $@ $< $(TEST_COMMON_OBJ) $(BUILD)/libblockcrypt.a $(LDLIBS) -lm
+	$(CC) $(CFLAGS_BASE) -D_FORTIFY_SOURCE=2 $(CFLAGS) -o $@ $< $(TEST_COMMON_OBJ) $(BUILD)/libblockcrypt.a $(LDLIBS) -lm
 
 $(BUILD)/afalg/afalg_kcapi: tests/afalg_kcapi.c $(TEST_COMMON_OBJ) $(BUILD)/libblockcrypt.a
 	@mkdir -p $(dir $@)

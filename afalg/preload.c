@@ -46,6 +46,9 @@ static struct {
 	int (*fcntl)(int, int, ...);
 	int (*fcntl64)(int, int, ...);
 	ssize_t (*splice)(int, loff_t *, int, loff_t *, size_t, unsigned int);
+	ssize_t (*__read_chk)(int, void *, size_t, size_t);
+	ssize_t (*__recv_chk)(int, void *, size_t, size_t, int);
+	ssize_t (*__recvfrom_chk)(int, void *, size_t, size_t, int, struct sockaddr *, socklen_t *);
 } real;
 
 static int always;
@@ -94,6 +97,9 @@ static void resolve(void)
 	RESOLVE(fcntl);
 	RESOLVE(fcntl64);
 	RESOLVE(splice);
+	RESOLVE(__read_chk);
+	RESOLVE(__recv_chk);
+	RESOLVE(__recvfrom_chk);
 	if (!real.fcntl64)
 		real.fcntl64 = real.fcntl;
 	pthread_atfork(fork_prepare, fork_done, fork_done);
@@ -404,6 +410,50 @@ EXPORT ssize_t recvfrom(int fd, void *buf, size_t len, int flags, struct sockadd
 
 	if (!s)
 		return REAL(recvfrom)(fd, buf, len, flags, from, fromlen);
+	if (fromlen)
+		*fromlen = 0;
+	return recv_buf(s, fd, buf, len, flags);
+}
+
+/* _FORTIFY_SOURCE's forms (Debian builds its programs with it): a buffer smaller than the count asked for goes to
+ * the real check on a closed descriptor, which reports the overflow and stops the program as it would. */
+EXPORT ssize_t __read_chk(int fd, void *buf, size_t len, size_t buflen)
+{
+	struct afalg_sock *s = lookup(fd);
+
+	if (!s)
+		return REAL(__read_chk)(fd, buf, len, buflen);
+	if (len > buflen) {
+		afalg_sock_put(s);
+		return REAL(__read_chk)(-1, buf, len, buflen);
+	}
+	return recv_buf(s, fd, buf, len, 0);
+}
+
+EXPORT ssize_t __recv_chk(int fd, void *buf, size_t len, size_t buflen, int flags)
+{
+	struct afalg_sock *s = lookup(fd);
+
+	if (!s)
+		return REAL(__recv_chk)(fd, buf, len, buflen, flags);
+	if (len > buflen) {
+		afalg_sock_put(s);
+		return REAL(__recv_chk)(-1, buf, len, buflen, flags);
+	}
+	return recv_buf(s, fd, buf, len, flags);
+}
+
+EXPORT ssize_t __recvfrom_chk(int fd, void *buf, size_t len, size_t buflen, int flags, struct sockaddr *from,
+                              socklen_t *fromlen)
+{
+	struct afalg_sock *s = lookup(fd);
+
+	if (!s)
+		return REAL(__recvfrom_chk)(fd, buf, len, buflen, flags, from, fromlen);
+	if (len > buflen) {
+		afalg_sock_put(s);
+		return REAL(__recvfrom_chk)(-1, buf, len, buflen, flags, from, fromlen);
+	}
 	if (fromlen)
 		*fromlen = 0;
 	return recv_buf(s, fd, buf, len, flags);
