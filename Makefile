@@ -158,6 +158,7 @@ api-info:
 # Keep the test objects between runs instead of relinking every time.
 .SECONDARY:
 include provider/provider.mk
+include afalg/afalg.mk
 # (the provider tests' Debian 13 chroot lives under $(BUILD)/debian13: its directories named *.d are not ours)
 -include $(shell find $(BUILD) -path $(BUILD)/debian13 -prune -o -name '*.d' -type f -print 2>/dev/null)
 

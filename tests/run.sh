@@ -223,6 +223,19 @@ if want ctgrind; then
 	group_time ctgrind "$t0"
 fi
 
+# ---- AF_ALG without the kernel: libblockcrypt-afalg.so under raw socket calls, kcapi-tools, libkcapi and Python ---
+if want afalg; then
+	t0=$(date +%s)
+	if [ ! -f "$BUILD/libblockcrypt-afalg.so" ]; then
+		echo "SKIPPED: afalg: libblockcrypt-afalg.so not built (native Linux builds only)"
+	else
+		AFALG_SO=$(cd "$BUILD" && pwd)/libblockcrypt-afalg.so
+		run_test afalg afalg_raw env LD_PRELOAD="$AFALG_SO" BLOCKCRYPT_AFALG=always "$BUILD/afalg/afalg_raw"
+		run_test afalg afalg_tools sh tests/afalg_tools.sh
+	fi
+	group_time afalg "$t0"
+fi
+
 # ---- (9) the OpenSSL provider: OpenSSL's evp_test data, EVP streams and the openssl tool against the default provider ---
 if want provider; then
 	t0=$(date +%s)

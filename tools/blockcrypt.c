@@ -21,8 +21,10 @@ static const char usage[] =
 	"  benchmark [--time S] [--iter-time MS]  the `cryptsetup benchmark` rows\n"
 	"  luks ACTION IMAGE ...         LUKS1/LUKS2 disk images: format, encrypt, decrypt, read, dump,\n"
 	"                                test-passphrase, add-key, change-key, remove-key, kill-slot, uuid,\n"
+	"                                header-backup, header-restore, erase, convert, resize,\n"
 	"                                serve (the plaintext over NBD)\n"
 	"  plain encrypt|decrypt IN OUT  dm-crypt plain mode (no header); plain serve IMAGE: over NBD\n"
+	"  run [--always] -- COMMAND ... COMMAND with AF_ALG sockets served by blockcrypt (libkcapi, kcapi-*)\n"
 	"  help [COMMAND]                this text, or a command's options (also: COMMAND --help)\n"
 	"  --version                     the version\n"
 	"\n"
@@ -159,6 +161,7 @@ static const struct command commands[] = {
 	{ "benchmark", help_benchmark, cmd_benchmark },
 	{ "luks", cli_luks_help, cmd_luks },
 	{ "plain", cli_plain_help, cmd_plain },
+	{ "run", cli_run_help, cmd_run },
 	{ "help", help_help, NULL },
 };
 
