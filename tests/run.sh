@@ -232,6 +232,7 @@ if want afalg; then
 		AFALG_SO=$(cd "$BUILD" && pwd)/libblockcrypt-afalg.so
 		run_test afalg afalg_raw env LD_PRELOAD="$AFALG_SO" BLOCKCRYPT_AFALG=always "$BUILD/afalg/afalg_raw"
 		run_test afalg afalg_tools sh tests/afalg_tools.sh
+		run_test afalg afalg_cryptsetup sh tests/afalg_cryptsetup.sh
 	fi
 	group_time afalg "$t0"
 fi
