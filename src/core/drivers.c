@@ -56,6 +56,7 @@ const struct bc_skcipher_alg *const bc_skcipher_drivers[] = {
 	&bc_cbc_aes_aesni,
 	&bc_ctr_aes_aesni,
 	&bc_xts_aes_aesni,
+	&bc_xctr_aes_aesni,
 #if defined(__x86_64__)
 	&bc_ecb_aes_vaes_avx2,
 	&bc_cbc_aes_vaes_avx2,

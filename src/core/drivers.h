@@ -26,6 +26,7 @@ extern const struct bc_shash_alg bc_md5_generic;
 /* x86 AES-NI and VAES (src/arch/x86/aes_*.c) */
 extern const struct bc_cipher_alg bc_aes_aesni;
 extern const struct bc_skcipher_alg bc_ecb_aes_aesni, bc_cbc_aes_aesni, bc_ctr_aes_aesni, bc_xts_aes_aesni;
+extern const struct bc_skcipher_alg bc_xctr_aes_aesni;   /* src/arch/x86/xctr_aes_*.c */
 #if defined(__x86_64__)
 extern const struct bc_skcipher_alg bc_ecb_aes_vaes_avx2, bc_cbc_aes_vaes_avx2, bc_ctr_aes_vaes_avx2, bc_xts_aes_vaes_avx2;
 extern const struct bc_skcipher_alg bc_ecb_aes_vaes_avx512, bc_cbc_aes_vaes_avx512, bc_ctr_aes_vaes_avx512,
