@@ -66,6 +66,7 @@ const struct bc_skcipher_alg *const bc_skcipher_drivers[] = {
 	&bc_cbc_aes_vaes_avx512,
 	&bc_ctr_aes_vaes_avx512,
 	&bc_xts_aes_vaes_avx512,
+	&bc_xctr_aes_vaes_avx512,
 #endif
 	/* x86 SM4 */
 	&bc_ecb_sm4_aesni_avx, &bc_cbc_sm4_aesni_avx, &bc_ctr_sm4_aesni_avx, &bc_xts_sm4_aesni_avx,

@@ -31,6 +31,7 @@ extern const struct bc_skcipher_alg bc_xctr_aes_aesni;   /* src/arch/x86/xctr_ae
 extern const struct bc_skcipher_alg bc_ecb_aes_vaes_avx2, bc_cbc_aes_vaes_avx2, bc_ctr_aes_vaes_avx2, bc_xts_aes_vaes_avx2;
 extern const struct bc_skcipher_alg bc_ecb_aes_vaes_avx512, bc_cbc_aes_vaes_avx512, bc_ctr_aes_vaes_avx512,
        bc_xts_aes_vaes_avx512;
+extern const struct bc_skcipher_alg bc_xctr_aes_vaes_avx512;
 #endif
 /* x86 GHASH and fused GCM (src/arch/x86/ghash_*.c, gcm_*.c) */
 extern const struct bc_shash_alg bc_ghash_pclmul;
