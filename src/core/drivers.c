@@ -135,6 +135,8 @@ const struct bc_shash_alg *const bc_shash_drivers[] = {
 	/* x86 GHASH */
 	&bc_ghash_pclmul,
 	&bc_ghash_vpclmul_avx2,
+	&bc_polyval_clmulni,
+	&bc_polyval_vpclmul_avx2,
 	/* x86 hashes */
 	&bc_sha256_ni,
 	&bc_sha256_avx2,

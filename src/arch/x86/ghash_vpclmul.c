@@ -6,11 +6,11 @@
 /* Key, init and final are ghash-pclmul's; only the bulk differs. */
 static BC_X86_VPCLMUL void ghash_vpclmul_update(const void *ctx, void *desc, const uint8_t *data, size_t len)
 {
-	__m128i acc = bc_ghash_x86_desc_head(ctx, desc, &data, &len);
+	__m128i acc = bc_ghash_x86_desc_head(ctx, desc, &data, &len, 1);
 
 	if (len)
 		acc = bc_ghash_x86_blocks256(ctx, acc, data, len / 16);
-	bc_ghash_x86_desc_tail(desc, acc, data, len);
+	bc_ghash_x86_desc_tail(desc, acc, data, len, 1);
 }
 
 const struct bc_shash_alg bc_ghash_vpclmul_avx2 = {
