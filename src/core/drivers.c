@@ -137,6 +137,9 @@ const struct bc_shash_alg *const bc_shash_drivers[] = {
 	&bc_ghash_vpclmul_avx2,
 	&bc_polyval_clmulni,
 	&bc_polyval_vpclmul_avx2,
+#if defined(__x86_64__)
+	&bc_polyval_vpclmul_avx512,
+#endif
 	/* x86 hashes */
 	&bc_sha256_ni,
 	&bc_sha256_avx2,

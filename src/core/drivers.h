@@ -37,6 +37,9 @@ extern const struct bc_skcipher_alg bc_xctr_aes_vaes_avx512;
 extern const struct bc_shash_alg bc_ghash_pclmul;
 extern const struct bc_shash_alg bc_ghash_vpclmul_avx2;
 extern const struct bc_shash_alg bc_polyval_clmulni, bc_polyval_vpclmul_avx2;   /* polyval_*.c */
+#if defined(__x86_64__)
+extern const struct bc_shash_alg bc_polyval_vpclmul_avx512;
+#endif
 extern const struct bc_aead_alg bc_gcm_aes_aesni;
 /* x86 fused CCM (src/arch/x86/ccm_*.c) */
 extern const struct bc_aead_alg bc_ccm_aes_aesni;

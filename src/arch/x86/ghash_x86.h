@@ -224,6 +224,48 @@ BC_X86_INLINE BC_X86_VPCLMUL __m128i bc_ghash_x86_blocks256(const struct bc_ghas
 	return bc_gf128_x86_blocks256(key, acc, src, nblocks, 1);
 }
 
+/* The 512-bit unit: four blocks per multiply, 16 (the key's powers) per
+ * reduction. Needs BC_CPU_VPCLMUL and BC_CPU_AVX512 (BW for the swap). */
+#define BC_X86_VPCLMUL512 __attribute__((target("vpclmulqdq,pclmul,avx2,avx512f,avx512bw")))
+
+/* 4 * quads (1..4) blocks, times h[16 - 4 quads ..] in order, with one
+ * reduction: the four lanes are quarters of one sum. */
+BC_X86_INLINE BC_X86_VPCLMUL512 __m128i bc_gf128_x86_group512(const struct bc_ghash_x86_key *key, __m128i acc,
+                                                              const uint8_t *src, unsigned quads, const int swap)
+{
+	const __m512i bswap = _mm512_broadcast_i32x4(bc_x86_bswap128_mask());
+	__m512i lo = _mm512_setzero_si512(), hi = lo, mid = lo;
+	__m256i l2, h2, m2;
+
+	for (unsigned i = 0; i < quads; i++) {
+		unsigned j = BC_GHASH_X86_POWERS - 4 * quads + 4 * i;
+		__m512i x = _mm512_loadu_si512(src + 64 * i);
+		__m512i h = _mm512_loadu_si512(&key->h[j]), k = _mm512_loadu_si512(&key->k[j]);
+
+		if (swap)
+			x = _mm512_shuffle_epi8(x, bswap);
+		if (i == 0)
+			x = _mm512_xor_si512(x, _mm512_zextsi128_si512(acc));
+		lo = _mm512_xor_si512(lo, _mm512_clmulepi64_epi128(x, h, 0x00));
+		hi = _mm512_xor_si512(hi, _mm512_clmulepi64_epi128(x, h, 0x11));
+		mid = _mm512_xor_si512(mid, _mm512_clmulepi64_epi128(
+			_mm512_xor_si512(x, _mm512_shuffle_epi32(x, (_MM_PERM_ENUM)0x4e)), k, 0x00));
+	}
+	l2 = _mm256_xor_si256(_mm512_castsi512_si256(lo), _mm512_extracti64x4_epi64(lo, 1));
+	h2 = _mm256_xor_si256(_mm512_castsi512_si256(hi), _mm512_extracti64x4_epi64(hi, 1));
+	m2 = _mm256_xor_si256(_mm512_castsi512_si256(mid), _mm512_extracti64x4_epi64(mid, 1));
+	return bc_ghash_x86_reduce256(&(struct bc_ghash_x86_sum256){ l2, h2, m2 });
+}
+
+/* Whole blocks: 16 per reduction, a remainder through the 256-bit unit. */
+BC_X86_INLINE BC_X86_VPCLMUL512 __m128i bc_gf128_x86_blocks512(const struct bc_ghash_x86_key *key, __m128i acc,
+                                                               const uint8_t *src, size_t nblocks, const int swap)
+{
+	for (; nblocks >= 16; nblocks -= 16, src += 256)
+		acc = bc_gf128_x86_group512(key, acc, src, 4, swap);
+	return bc_gf128_x86_blocks256(key, acc, src, nblocks, swap);
+}
+
 /* x * x^-1 in the reflected order: shift left by one; the bit leaving at
  * the top (x^0) comes back as x^-1 = x^127 + x^6 + x + 1, selected by a mask
  * made with an arithmetic shift, not a branch (H is secret). */
