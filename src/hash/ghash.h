@@ -16,37 +16,6 @@ struct bc_ghash_key {
 	uint64_t h[3][8];
 #else
 	uint32_t h[3][3][4];
-/* The portable shashes' update and final over either multiply (ghash,
- * polyval: the same partial-block rules, as in the kernel's ghash-generic
- * and polyval-generic), inlined so the call to blocks is direct. */
-void bc_ghash_generic_init(const void *ctx, void *desc);   /* the zeroed state (ghash_generic.c) */
-typedef void bc_gf128_blocks_fn(const struct bc_ghash_key *k, uint8_t acc[16], const uint8_t *src, size_t nblocks);
-
-static inline void bc_ghash_desc_update(const struct bc_ghash_key *k, struct bc_ghash_desc *d, const uint8_t *data,
-					size_t len, bc_gf128_blocks_fn *blocks)
-{
-	static const uint8_t zero_block[16];
-
-	/* A completed pending block is already XORed in: multiply by H alone. */
-	if (bc_ghash_fill_pending(d, &data, &len))
-		blocks(k, d->acc, zero_block, 1);
-	if (d->pending)
-		return;
-	blocks(k, d->acc, data, len / 16);
-	bc_ghash_start_pending(d, data + (len & ~(size_t)15), len & 15);
-}
-
-static inline void bc_ghash_desc_final(const struct bc_ghash_key *k, struct bc_ghash_desc *d, uint8_t *out,
-				       bc_gf128_blocks_fn *blocks)
-{
-	static const uint8_t zero_block[16];
-
-	if (d->pending)
-		blocks(k, d->acc, zero_block, 1);
-	memcpy(out, d->acc, 16);
-	bc_wipe(d, sizeof(*d));
-}
-
 #endif
 };
 
@@ -104,6 +73,14 @@ static inline void bc_ghash_start_pending(struct bc_ghash_desc *d, const uint8_t
  * and polyval-generic), inlined so the call to blocks is direct. */
 void bc_ghash_generic_init(const void *ctx, void *desc);   /* the zeroed state (ghash_generic.c) */
 typedef void bc_gf128_blocks_fn(const struct bc_ghash_key *k, uint8_t acc[16], const uint8_t *src, size_t nblocks);
+
+/* The shash table of a portable ghash or polyval: the same key, state and init. */
+#define BC_GF128_GENERIC_SHASH(NAME, DRIVER, SETKEY, UPDATE, FINAL) {                                   \
+		.name = NAME, .driver = DRIVER, .priority = 100, .cpu = 0, .min_keysize = 16,            \
+		.max_keysize = 16, .digestsize = 16, .blocksize = 16,                                    \
+		.ctxsize = sizeof(struct bc_ghash_key), .descsize = sizeof(struct bc_ghash_desc),        \
+		.setkey = SETKEY, .init = bc_ghash_generic_init, .update = UPDATE, .final = FINAL,       \
+	}
 
 static inline void bc_ghash_desc_update(const struct bc_ghash_key *k, struct bc_ghash_desc *d, const uint8_t *data,
 					size_t len, bc_gf128_blocks_fn *blocks)

@@ -211,19 +211,5 @@ static void ghash_final(const void *ctx, void *desc, uint8_t *out)
 	bc_ghash_desc_final(ctx, desc, out, bc_ghash_blocks_generic);
 }
 
-const struct bc_shash_alg bc_ghash_generic = {
-	.name = "ghash",
-	.driver = "ghash-generic",
-	.priority = 100,
-	.cpu = 0,
-	.min_keysize = 16,
-	.max_keysize = 16,
-	.digestsize = 16,
-	.blocksize = 16,
-	.ctxsize = sizeof(struct bc_ghash_key),
-	.descsize = sizeof(struct bc_ghash_desc),
-	.setkey = ghash_setkey,
-	.init = bc_ghash_generic_init,
-	.update = ghash_update,
-	.final = ghash_final,
-};
+const struct bc_shash_alg bc_ghash_generic =
+	BC_GF128_GENERIC_SHASH("ghash", "ghash-generic", ghash_setkey, ghash_update, ghash_final);

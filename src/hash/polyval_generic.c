@@ -23,19 +23,5 @@ static void polyval_final(const void *ctx, void *desc, uint8_t *out)
 	bc_ghash_desc_final(ctx, desc, out, bc_polyval_blocks_generic);
 }
 
-const struct bc_shash_alg bc_polyval_generic = {
-	.name = "polyval",
-	.driver = "polyval-generic",
-	.priority = 100,
-	.cpu = 0,
-	.min_keysize = 16,
-	.max_keysize = 16,
-	.digestsize = 16,
-	.blocksize = 16,
-	.ctxsize = sizeof(struct bc_ghash_key),
-	.descsize = sizeof(struct bc_ghash_desc),
-	.setkey = polyval_setkey,
-	.init = bc_ghash_generic_init,
-	.update = polyval_update,
-	.final = polyval_final,
-};
+const struct bc_shash_alg bc_polyval_generic =
+	BC_GF128_GENERIC_SHASH("polyval", "polyval-generic", polyval_setkey, polyval_update, polyval_final);

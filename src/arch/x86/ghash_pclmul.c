@@ -31,19 +31,6 @@ BC_X86_PCLMUL void bc_ghash_x86_shash_final(const void *ctx, void *desc, uint8_t
 	bc_ghash_x86_desc_final(ctx, desc, out, 1);
 }
 
-const struct bc_shash_alg bc_ghash_pclmul = {
-	.name = "ghash",
-	.driver = "ghash-pclmul",
-	.priority = 300,
-	.cpu = BC_CPU_PCLMUL,
-	.min_keysize = 16,
-	.max_keysize = 16,
-	.digestsize = 16,
-	.blocksize = 16,
-	.ctxsize = sizeof(struct bc_ghash_x86_key),
-	.descsize = sizeof(struct bc_ghash_desc),
-	.setkey = bc_ghash_x86_shash_setkey,
-	.init = bc_ghash_x86_shash_init,
-	.update = ghash_pclmul_update,
-	.final = bc_ghash_x86_shash_final,
-};
+const struct bc_shash_alg bc_ghash_pclmul =
+	BC_GF128_X86_SHASH("ghash", "ghash-pclmul", 300, BC_CPU_PCLMUL,
+			   bc_ghash_x86_shash_setkey, ghash_pclmul_update, bc_ghash_x86_shash_final);

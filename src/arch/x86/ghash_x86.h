@@ -475,6 +475,14 @@ void bc_ghash_x86_shash_final(const void *ctx, void *desc, uint8_t *out);
 int  bc_polyval_x86_shash_setkey(void *ctx, const uint8_t *key, size_t keylen);
 void bc_polyval_x86_shash_final(const void *ctx, void *desc, uint8_t *out);
 
+/* The shash table of an x86 ghash or polyval driver: the same key, state and init for all. */
+#define BC_GF128_X86_SHASH(NAME, DRIVER, PRIO, CPU, SETKEY, UPDATE, FINAL) {                            \
+		.name = NAME, .driver = DRIVER, .priority = PRIO, .cpu = CPU, .min_keysize = 16,         \
+		.max_keysize = 16, .digestsize = 16, .blocksize = 16,                                    \
+		.ctxsize = sizeof(struct bc_ghash_x86_key), .descsize = sizeof(struct bc_ghash_desc),    \
+		.setkey = SETKEY, .init = bc_ghash_x86_shash_init, .update = UPDATE, .final = FINAL,     \
+	}
+
 /* Completes a pending partial block from data (advancing it); returns the
  * accumulator, reflected. If d->pending is still set, data ran out inside
  * the block; else whole blocks are the driver's, the rest goes to

@@ -34,19 +34,6 @@ BC_X86_PCLMUL void bc_polyval_x86_shash_final(const void *ctx, void *desc, uint8
 	bc_ghash_x86_desc_final(ctx, desc, out, 0);
 }
 
-const struct bc_shash_alg bc_polyval_clmulni = {
-	.name = "polyval",
-	.driver = "polyval-clmulni",
-	.priority = 300,
-	.cpu = BC_CPU_PCLMUL,
-	.min_keysize = 16,
-	.max_keysize = 16,
-	.digestsize = 16,
-	.blocksize = 16,
-	.ctxsize = sizeof(struct bc_ghash_x86_key),
-	.descsize = sizeof(struct bc_ghash_desc),
-	.setkey = bc_polyval_x86_shash_setkey,
-	.init = bc_ghash_x86_shash_init,
-	.update = polyval_clmulni_update,
-	.final = bc_polyval_x86_shash_final,
-};
+const struct bc_shash_alg bc_polyval_clmulni =
+	BC_GF128_X86_SHASH("polyval", "polyval-clmulni", 300, BC_CPU_PCLMUL,
+			   bc_polyval_x86_shash_setkey, polyval_clmulni_update, bc_polyval_x86_shash_final);

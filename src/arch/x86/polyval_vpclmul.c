@@ -13,19 +13,6 @@ static BC_X86_VPCLMUL void polyval_vpclmul_update(const void *ctx, void *desc, c
 	bc_ghash_x86_desc_tail(desc, acc, data, len, 0);
 }
 
-const struct bc_shash_alg bc_polyval_vpclmul_avx2 = {
-	.name = "polyval",
-	.driver = "polyval-vpclmul-avx2",
-	.priority = 400,
-	.cpu = BC_CPU_VPCLMUL | BC_CPU_AVX2 | BC_CPU_PCLMUL,
-	.min_keysize = 16,
-	.max_keysize = 16,
-	.digestsize = 16,
-	.blocksize = 16,
-	.ctxsize = sizeof(struct bc_ghash_x86_key),
-	.descsize = sizeof(struct bc_ghash_desc),
-	.setkey = bc_polyval_x86_shash_setkey,
-	.init = bc_ghash_x86_shash_init,
-	.update = polyval_vpclmul_update,
-	.final = bc_polyval_x86_shash_final,
-};
+const struct bc_shash_alg bc_polyval_vpclmul_avx2 =
+	BC_GF128_X86_SHASH("polyval", "polyval-vpclmul-avx2", 400, BC_CPU_VPCLMUL | BC_CPU_AVX2 | BC_CPU_PCLMUL,
+			   bc_polyval_x86_shash_setkey, polyval_vpclmul_update, bc_polyval_x86_shash_final);

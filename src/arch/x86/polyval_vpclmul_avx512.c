@@ -15,21 +15,8 @@ static BC_X86_VPCLMUL512 void polyval_vpclmul512_update(const void *ctx, void *d
 	bc_ghash_x86_desc_tail(desc, acc, data, len, 0);
 }
 
-const struct bc_shash_alg bc_polyval_vpclmul_avx512 = {
-	.name = "polyval",
-	.driver = "polyval-vpclmul-avx512",
-	.priority = 500,
-	.cpu = BC_CPU_VPCLMUL | BC_CPU_AVX512 | BC_CPU_AVX2 | BC_CPU_PCLMUL,
-	.min_keysize = 16,
-	.max_keysize = 16,
-	.digestsize = 16,
-	.blocksize = 16,
-	.ctxsize = sizeof(struct bc_ghash_x86_key),
-	.descsize = sizeof(struct bc_ghash_desc),
-	.setkey = bc_polyval_x86_shash_setkey,
-	.init = bc_ghash_x86_shash_init,
-	.update = polyval_vpclmul512_update,
-	.final = bc_polyval_x86_shash_final,
-};
+const struct bc_shash_alg bc_polyval_vpclmul_avx512 =
+	BC_GF128_X86_SHASH("polyval", "polyval-vpclmul-avx512", 500, BC_CPU_VPCLMUL | BC_CPU_AVX512 | BC_CPU_AVX2 | BC_CPU_PCLMUL,
+			   bc_polyval_x86_shash_setkey, polyval_vpclmul512_update, bc_polyval_x86_shash_final);
 
 #endif
