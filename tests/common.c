@@ -214,7 +214,7 @@ static const struct keyspec keyspecs[] = {
 	{ "xts(twofish)", { 32, 48, 64 } },
 	{ "essiv(cbc(aes)", { 16, 24, 32 } },
 	{ "essiv(cbc(sm4)", { 16 } },
-	{ "ghash", { 16 } },
+	{ "ghash", { 16 } }, { "polyval", { 16 } },
 	{ "sha256", { 0 } },
 	{ "sm3", { 0 } },
 	{ "sha1", { 0 } }, { "sha224", { 0 } }, { "sha384", { 0 } }, { "sha512", { 0 } }, { "md5", { 0 } },
@@ -261,11 +261,11 @@ int alg_key_ok(const unsigned sizes[4], size_t len)
 
 int alg_len_ok(const char *alg, size_t len)
 {
-	if (!strncmp(alg, "ctr(", 4))
+	if (!strncmp(alg, "ctr(", 4) || !strncmp(alg, "xctr(", 5))
 		return 1;
 	if (strstr(alg, "(des"))
 		return len % 8 == 0;   /* des, des3_ede: 8-byte blocks */
-	if (!strncmp(alg, "xts(", 4) || !strncmp(alg, "cts(", 4))
+	if (!strncmp(alg, "xts(", 4) || !strncmp(alg, "cts(", 4) || !strncmp(alg, "hctr2(", 6))
 		return len >= 16;
 	return len % 16 == 0;
 }
@@ -288,6 +288,8 @@ const char *generic_driver_name(const char *alg, char *buf, size_t n)
 		snprintf(buf, n, "%.3s(ecb(%s-generic))", alg, c);
 	else if (!strncmp(alg, "gcm(", 4))
 		snprintf(buf, n, "gcm_base(ctr(%s-generic),ghash-generic)", c);
+	else if (!strncmp(alg, "hctr2(", 6))
+		snprintf(buf, n, "hctr2_base(xctr(%s-generic),polyval-generic)", c);
 	else if (!strncmp(alg, "cts(cbc(", 8))
 		snprintf(buf, n, "cts(cbc(%s-generic))", c);
 	else if (!strncmp(alg, "ccm(", 4))

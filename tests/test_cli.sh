@@ -348,7 +348,7 @@ while read -r alg key iv pt ct ad tag msg mac res <&3; do
 		unhex "$msg" > "$T/in"
 		expect 0 "$alg vector" "$BC" hash "$alg" --hex
 		[ "$(cat "$T/out")" = "$mac" ] && ok || bad "$alg vector (msg $msg)" ;;
-	cmac* | xcbc* | cbcmac* | ghash | hmac*)
+	cmac* | xcbc* | cbcmac* | ghash | polyval | hmac*)
 		unhex "$msg" > "$T/in"
 		if [ "$res" = invalid ]; then
 			expect 2 "$alg vector (invalid key)" "$BC" mac "$alg" "$@"
@@ -472,6 +472,10 @@ expect 2 "empty iv on ecb" "$BC" encrypt 'ecb(aes)' --key "$k16" --iv ""
 expect 2 "15-byte iv" "$BC" encrypt 'cbc(aes)' --key "$k16" --iv "$(rhex 15)"
 expect 2 "17-byte iv" "$BC" encrypt 'ctr(aes)' --key "$k16" --iv "$(rhex 17)"
 expect 2 "12-byte iv on xts" "$BC" encrypt 'xts(aes)' --key "$(rhex 32)" --iv "$(rhex 12)"
+expect 2 "16-byte tweak on hctr2" "$BC" encrypt 'hctr2(aes)' --key "$k16" --iv "$iv"
+expect 2 "33-byte tweak on hctr2" "$BC" encrypt 'hctr2(aes)' --key "$k16" --iv "$(rhex 33)"
+expect 2 "20-byte hctr2 key" "$BC" encrypt 'hctr2(aes)' --key "$(rhex 20)" --iv "$(rhex 32)"
+expect 2 "15-byte polyval key" "$BC" mac polyval --key "$(rhex 15)"
 expect 2 "aad on a skcipher" "$BC" encrypt 'cbc(aes)' --key "$k16" --iv "$iv" --aad 00
 expect 2 "tag-len on a skcipher" "$BC" encrypt 'cbc(aes)' --key "$k16" --iv "$iv" --tag-len 16
 expect 2 "bad hex aad" "$BC" encrypt 'gcm(aes)' --key "$k16" --iv "$iv" --aad "0x"
@@ -483,13 +487,13 @@ expect 2 "two names" "$BC" encrypt 'cbc(aes)' 'ecb(aes)' --key "$k16" --iv "$iv"
 expect 2 "unknown option" "$BC" encrypt 'cbc(aes)' --key "$k16" --iv "$iv" --frob
 expect 2 "option without its value" "$BC" encrypt 'cbc(aes)' --iv "$iv" --key
 for spec in 'ecb(aes):15' 'ecb(aes):17' 'cbc(aes):1' 'cbc(sm4):31' 'essiv(cbc(aes),sha256):20' \
-	'xts(aes):15' 'xts(sm4):0' 'cts(cbc(aes)):15' 'cts(cbc(sm4)):0'; do
+	'xts(aes):15' 'xts(sm4):0' 'cts(cbc(aes)):15' 'cts(cbc(sm4)):0' 'hctr2(aes):15' 'hctr2(aes):0'; do
 	alg=${spec%:*} len=${spec##*:}
 	case $alg in
 	xts*) key=$(rhex 32) ;;
 	*) key=$k16 ;;
 	esac
-	case $alg in ecb*) set -- ;; *) set -- --iv "$iv" ;; esac
+	case $alg in ecb*) set -- ;; hctr2*) set -- --iv "$(rhex 32)" ;; *) set -- --iv "$iv" ;; esac
 	head -c "$len" /dev/urandom > "$T/in"
 	expect 2 "$alg with $len bytes" "$BC" encrypt "$alg" --key "$key" "$@"
 	expect 2 "$alg decrypt with $len bytes" "$BC" decrypt "$alg" --key "$key" "$@"

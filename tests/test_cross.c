@@ -75,6 +75,39 @@ static void ctr_iv(uint8_t iv[16], size_t i)
 		iv[15] = (uint8_t)(0xff - rng_below(8));
 }
 
+/* A message of xctr or hctr2 split in two calls at a random point: each
+ * call is a message of its own, the reference's encryption of that part
+ * with the same IV, which neither call changes; an hctr2 part under 16
+ * bytes is refused with -EINVAL and nothing written. The two messages
+ * together differ from the whole one (hctr2 from 32 bytes, xctr when the
+ * second part is not empty and has a counter block other than the first). */
+static void whole_split(bc_skcipher *ref, bc_skcipher *t, const uint8_t *iv0, size_t len, const char *what)
+{
+	size_t ivl = bc_skcipher_ivsize(t), min = bc_skcipher_blocksize(t) == 16 ? 16 : 0;
+	size_t split = rng_below(len + 1), part[2] = { split, len - split };
+	uint8_t iv[32], want[MAXLEN];
+	int rc;
+
+	for (int i = 0; i < 2; i++) {
+		const uint8_t *in = pt + (i ? split : 0);
+		memset(bufb, 0x5c, part[i] + 1);
+		memcpy(iv, iv0, ivl);
+		rc = bc_skcipher_encrypt(t, iv, in, bufb, part[i]);
+		if (part[i] < min) {
+			CHECK(rc == -EINVAL && untouched(bufb, part[i] + 1, 0x5c), "%s part %d of %zu at %zu: %d", what, i,
+			      part[i], split, rc);
+			continue;
+		}
+		memcpy(iv, iv0, ivl);
+		rc |= bc_skcipher_encrypt(ref, iv, in, want, part[i]);
+		CHECK(rc == 0 && !memcmp(bufb, want, part[i]) && bufb[part[i]] == 0x5c && !memcmp(iv, iv0, ivl),
+		      "%s split at %zu: part %d is not a message of its own: %d", what, split, i, rc);
+		if (i == 1 && (min ? len >= 32 && split >= 16 : split % 16 == 0 && part[1] > 0 && split > 0))
+			CHECK(memcmp(bufb, ref_ct + split, part[1]), "%s split at %zu: the second part continued the first",
+			      what, split);
+	}
+}
+
 static void skcipher_cross(const char *alg)
 {
 	struct drv_set ds;
@@ -90,6 +123,12 @@ static void skcipher_cross(const char *alg)
 		CHECK(rc == 0, "alloc: %d", rc);
 	}
 	int chain = is_chaining(alg), ecb = starts(alg, "ecb("), ctr = starts(alg, "ctr(");
+	/* xctr and hctr2 take each call as one whole message (the kernel's
+	 * semantics): xctr's counter restarts, and hctr2's first block depends
+	 * on all the rest. A split makes two messages, each the reference's
+	 * answer for its part alone; a part under hctr2's 16 bytes is refused. */
+	int whole = starts(alg, "xctr(") || starts(alg, "hctr2(");
+	size_t ivl = tfm[r] ? bc_skcipher_ivsize(tfm[r]) : 16;
 	printf("  %-26s %zu drivers, reference %s\n", alg, ds.n, ds.info[r].driver);
 	for (int k = 0; k < 4 && sizes[k]; k++) {
 		uint8_t key[64];
@@ -106,13 +145,13 @@ static void skcipher_cross(const char *alg)
 			size_t len = lens[li];
 			if (!alg_len_ok(alg, len))
 				continue;
-			uint8_t iv0[16], iv_ref[16], iv[16], *ivp = ecb ? NULL : iv;
+			uint8_t iv0[32], iv_ref[32], iv[32], *ivp = ecb ? NULL : iv;
 			if (ctr)
 				ctr_iv(iv0, li);
 			else
-				rng_fill(iv0, 16);
+				rng_fill(iv0, ivl);
 			rng_fill(pt, len);
-			memcpy(iv_ref, iv0, 16);
+			memcpy(iv_ref, iv0, ivl);
 			int rc = bc_skcipher_encrypt(tfm[r], ecb ? NULL : iv_ref, pt, ref_ct, len);
 			set_context("%s [%s] key %u len %zu", alg, ds.info[r].driver, sizes[k], len);
 			CHECK(rc == 0, "reference encrypt: %d", rc);
@@ -128,26 +167,28 @@ static void skcipher_cross(const char *alg)
 					size_t so = 1 + rng_below(15), doff = 1 + rng_below(15);
 					memcpy(bufa + so, in, len);
 					memset(bufb, 0x5c, sizeof(bufb));
-					memcpy(iv, iv0, 16);
+					memcpy(iv, iv0, ivl);
 					rc = op(tfm[d], ivp, bufa + so, bufb + doff, len);
 					CHECK(rc == 0 && !memcmp(bufb + doff, want, len), "%s out of place (src+%zu dst+%zu): %d", what,
 					      so, doff, rc);
 					CHECK(bufb[doff - 1] == 0x5c && bufb[doff + len] == 0x5c, "%s wrote outside dst", what);
-					CHECK(ecb || !memcmp(iv, iv_ref, 16), "%s: IV after %s want %s", what, hex_str(iv, 16),
-					      hex_str(iv_ref, 16));
+					CHECK(ecb || !memcmp(iv, iv_ref, ivl), "%s: IV after %s want %s", what, hex_str(iv, ivl),
+					      hex_str(iv_ref, ivl));
 					/* in place */
 					memcpy(bufc + so, in, len);
-					memcpy(iv, iv0, 16);
+					memcpy(iv, iv0, ivl);
 					rc = op(tfm[d], ivp, bufc + so, bufc + so, len);
 					CHECK(rc == 0 && !memcmp(bufc + so, want, len), "%s in place: %d", what, rc);
+					if (whole && !dec)
+						whole_split(tfm[r], tfm[d], iv0, len, what);
 					/* two calls continue one stream (cbc, ctr, ecb), split at a block boundary */
 					if (chain && len >= 16) {
 						size_t split = 16 * rng_below(len / 16 + 1);
-						memcpy(iv, iv0, 16);
+						memcpy(iv, iv0, ivl);
 						rc = op(tfm[d], ivp, in, bufb, split);
 						rc |= op(tfm[d], ivp, in + split, bufb + split, len - split);
 						CHECK(rc == 0 && !memcmp(bufb, want, len), "%s split at %zu: %d", what, split, rc);
-						CHECK(ecb || !memcmp(iv, iv_ref, 16), "%s split at %zu: IV after", what, split);
+						CHECK(ecb || !memcmp(iv, iv_ref, ivl), "%s split at %zu: IV after", what, split);
 					}
 				}
 			}

@@ -62,7 +62,7 @@ static void ct_skcipher(const struct bc_driver_info *info)
 	}
 	static const size_t lens[] = { 16, 48, 64, 128, 256, 17, 31, 100, 255 };
 	for (int k = 0; k < 4 && sizes[k]; k++) {
-		uint8_t key[64], iv[16], iv2[16], pt[MAXLEN], ct[MAXLEN], back[MAXLEN];
+		uint8_t key[64], iv[32], iv2[32], pt[MAXLEN], ct[MAXLEN], back[MAXLEN];   /* hctr2's tweak: 32 */
 		rng_fill(key, sizes[k]);
 		SECRET(key, sizes[k]);
 		int rc = bc_skcipher_setkey(tfm, key, sizes[k]);
@@ -72,13 +72,13 @@ static void ct_skcipher(const struct bc_driver_info *info)
 			if (!alg_len_ok(info->name, len))
 				continue;
 			rng_fill(pt, len);
-			rng_fill(iv, 16);
-			memcpy(iv2, iv, 16);
+			rng_fill(iv, sizeof(iv));
+			memcpy(iv2, iv, sizeof(iv));
 			SECRET(pt, len);
 			rc = bc_skcipher_encrypt(tfm, starts(info->name, "ecb(") ? NULL : iv, pt, ct, len);
 			/* the ciphertext (and a chained IV) is public */
 			PUBLIC(ct, len);
-			PUBLIC(iv, 16);
+			PUBLIC(iv, sizeof(iv));
 			rc |= bc_skcipher_decrypt(tfm, starts(info->name, "ecb(") ? NULL : iv2, ct, back, len);
 			fold(back, len);
 			PUBLIC(pt, len);

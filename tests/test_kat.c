@@ -205,7 +205,7 @@ static void run_skcipher(const struct skc_vec *v)
 			const uint8_t *in = dir == ENC || !v->ct ? v->pt : v->ct, *want = dir == ENC ? v->ct : v->pt;
 			const char *op = dir == ENC ? "encrypt" : "decrypt";
 			uint8_t *buf = tmp_alloc(v->len + 16);
-			uint8_t iv[16], want_iv[16];
+			uint8_t iv[32], want_iv[32];
 			for (int inplace = 0; inplace < 2; inplace++) {
 				memset(buf, 0xa5, v->len + 16);
 				if (v->iv)
@@ -1078,6 +1078,8 @@ static void uniform(const struct vfile *vf, const char *rel)
 			bytes(r, "ctext", (uint8_t **)&v.ct, &ctl);
 			if (starts(alg, "rfc3686("))
 				v.ivlen = 8;
+			if (starts(alg, "hctr2("))
+				v.ivlen = 32;    /* the kernel's tweak */
 			CHECK((!v.iv || ivl == (v.ivlen ? v.ivlen : bs)) && (!v.iv_out || ivol == bs), "iv length");
 			CHECK(invalid || ptl == ctl, "malformed record");
 			v.len = ptl;
@@ -1530,9 +1532,63 @@ static void botan(const struct vfile *vf, const char *rel)
 	}
 }
 
+/* ---- google/hctr2's test_vectors (google-hctr2/ours/: HCTR2, XCTR, Polyval) ----------------------------------------
+ * A list of records, each naming its algorithm (cipher.cipher) with the
+ * key, the tweak or nonce, and the result. HCTR2 records with a tweak of
+ * another length than the kernel's 32 bytes do not apply and are counted
+ * as such. */
+static void google_hctr2(const char *rel)
+{
+	char *buf;
+	struct json *root = json_load(rel, &buf);
+	int idx = 0;
+
+	if (!root) {
+		CHECK(0, "cannot parse %s", rel);
+		return;
+	}
+	for (const struct json *t = root->child; t; t = t->next, idx++) {
+		const char *algo = json_str(json_get(t, "cipher"), "cipher");
+		const struct json *in = json_get(t, "input");
+		uint8_t *key, *iv, *pt, *ct;
+		size_t klen, ivlen, ptl, ctl;
+
+		cur_line = idx + 1;
+		if (!algo || !in || jbytes(in, "key_hex", &key, &klen)) {
+			CHECK(0, "malformed record");
+			continue;
+		}
+		if (!strcmp(algo, "Polyval")) {
+			struct mac_vec v = { .alg = "polyval", .key = key, .klen = klen };
+			CHECK(!jbytes(in, "message_hex", (uint8_t **)&v.msg, &v.mlen) &&
+			      !jbytes(t, "hash_hex", (uint8_t **)&v.mac, &v.maclen), "malformed record");
+			run_shash(&v);
+		} else {
+			int hctr2 = !strcmp(algo, "HCTR2");
+			struct skc_vec v = { .alg = hctr2 ? "hctr2(aes)" : "xctr(aes)", .key = key, .klen = klen,
+					     .dirs = BOTH, .ivlen = hctr2 ? 32 : 16 };
+			CHECK(!jbytes(in, hctr2 ? "tweak_hex" : "nonce_hex", &iv, &ivlen) &&
+			      !jbytes(t, "plaintext_hex", &pt, &ptl) && !jbytes(t, "ciphertext_hex", &ct, &ctl) &&
+			      ptl == ctl && (hctr2 || !strcmp(algo, "XCTR")), "malformed record");
+			if (ivlen != v.ivlen) {
+				skipped++;
+				tmp_free_all();
+				continue;
+			}
+			v.iv = iv;
+			v.pt = pt;
+			v.ct = ct;
+			v.len = ptl;
+			run_skcipher(&v);
+		}
+		tmp_free_all();
+	}
+	json_free(root, buf);
+}
+
 /* ---- the file list ---------------------------------------------------------------------------------------- */
 enum kind { K_NIST_AES, K_NIST_MCT, K_NIST_XTS, K_NIST_GCM, K_NIST_CMAC, K_NIST_SHA, K_UNIFORM, K_WYCHE, K_EVP, K_BOTAN, K_SERPENT,
-	K_NIST_HMAC, K_NIST_CCM, K_NIST_TDES };
+	K_NIST_HMAC, K_NIST_CCM, K_NIST_TDES, K_GOOGLE };
 /* expect: how many vectors of the file apply to us (README counts: the bit-granular
  * XTS records and other modes/ciphers excluded); a parser regression shows up here. */
 struct kat_file { const char *rel; enum kind kind; long expect; };
@@ -1664,6 +1720,13 @@ static const struct kat_file files[] = {
 	{ "linux-testmgr-derived/camellia_ecb.txt", K_UNIFORM, 4 }, { "linux-testmgr-derived/camellia_cbc.txt", K_UNIFORM, 3 },
 	{ "linux-testmgr-derived/camellia_ctr.txt", K_UNIFORM, 3 }, { "linux-testmgr-derived/camellia_xts.txt", K_UNIFORM, 5 },
 	{ "wycheproof/camellia_cmac_test.json", K_WYCHE, 311 }, { "wycheproof/camellia_cbc_pkcs5_test.json", K_WYCHE, 216 },
+	{ "linux-testmgr-derived/aes_xctr.txt", K_UNIFORM, 18 }, { "linux-testmgr-derived/polyval.txt", K_UNIFORM, 9 },
+	{ "linux-testmgr-derived/aes_hctr2.txt", K_UNIFORM, 14 },
+	{ "google-hctr2/ours/XCTR/XCTR_AES128.json", K_GOOGLE, 50 }, { "google-hctr2/ours/XCTR/XCTR_AES192.json", K_GOOGLE, 40 },
+	{ "google-hctr2/ours/XCTR/XCTR_AES256.json", K_GOOGLE, 90 }, { "google-hctr2/ours/Polyval/Polyval.json", K_GOOGLE, 45 },
+	{ "google-hctr2/ours/HCTR2/HCTR2_AES128.json", K_GOOGLE, 40 },
+	{ "google-hctr2/ours/HCTR2/HCTR2_AES192.json", K_GOOGLE, 30 },
+	{ "google-hctr2/ours/HCTR2/HCTR2_AES256.json", K_GOOGLE, 70 },
 };
 
 int main(int argc, char **argv)
@@ -1684,6 +1747,8 @@ int main(int argc, char **argv)
 		set_context("%s", kf->rel);
 		if (kf->kind == K_WYCHE) {
 			wycheproof(kf->rel);
+		} else if (kf->kind == K_GOOGLE) {
+			google_hctr2(kf->rel);
 		} else {
 			struct vfile vf;
 			if (vfile_load(&vf, kf->rel)) {
@@ -1704,7 +1769,7 @@ int main(int argc, char **argv)
 			case K_NIST_HMAC: nist_hmac(&vf, kf->rel); break;
 			case K_NIST_CCM: nist_ccm(&vf, kf->rel); break;
 			case K_NIST_TDES: nist_tdes(&vf, kf->rel); break;
-			case K_WYCHE: break;
+			case K_WYCHE: case K_GOOGLE: break;
 			}
 			vfile_free(&vf);
 		}

@@ -56,6 +56,7 @@ const struct bc_skcipher_alg *const bc_skcipher_drivers[] = {
 	&bc_cbc_aes_aesni,
 	&bc_ctr_aes_aesni,
 	&bc_xts_aes_aesni,
+	&bc_xctr_aes_aesni,
 #if defined(__x86_64__)
 	&bc_ecb_aes_vaes_avx2,
 	&bc_cbc_aes_vaes_avx2,
@@ -65,6 +66,7 @@ const struct bc_skcipher_alg *const bc_skcipher_drivers[] = {
 	&bc_cbc_aes_vaes_avx512,
 	&bc_ctr_aes_vaes_avx512,
 	&bc_xts_aes_vaes_avx512,
+	&bc_xctr_aes_vaes_avx512,
 #endif
 	/* x86 SM4 */
 	&bc_ecb_sm4_aesni_avx, &bc_cbc_sm4_aesni_avx, &bc_ctr_sm4_aesni_avx, &bc_xts_sm4_aesni_avx,
@@ -126,12 +128,18 @@ const struct bc_shash_alg *const bc_shash_drivers[] = {
 	&bc_sha256_generic,
 	&bc_sm3_generic,
 	&bc_ghash_generic,
+	&bc_polyval_generic,
 	/* generic SHA-1, SHA-224, SHA-384/512, MD5 */
 	&bc_sha1_generic, &bc_sha224_generic, &bc_sha384_generic, &bc_sha512_generic, &bc_md5_generic,
 #if defined(__x86_64__) || defined(__i386__)
 	/* x86 GHASH */
 	&bc_ghash_pclmul,
 	&bc_ghash_vpclmul_avx2,
+	&bc_polyval_clmulni,
+	&bc_polyval_vpclmul_avx2,
+#if defined(__x86_64__)
+	&bc_polyval_vpclmul_avx512,
+#endif
 	/* x86 hashes */
 	&bc_sha256_ni,
 	&bc_sha256_avx2,

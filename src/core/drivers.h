@@ -17,6 +17,7 @@ extern const struct bc_cipher_alg bc_camellia_generic;
 extern const struct bc_shash_alg bc_sha256_generic;
 extern const struct bc_shash_alg bc_sm3_generic;
 extern const struct bc_shash_alg bc_ghash_generic;
+extern const struct bc_shash_alg bc_polyval_generic;
 /* Generic SHA-1, SHA-224, SHA-384/512 and MD5 (src/hash/) */
 extern const struct bc_shash_alg bc_sha1_generic, bc_sha224_generic, bc_sha384_generic, bc_sha512_generic;
 extern const struct bc_shash_alg bc_md5_generic;
@@ -25,14 +26,20 @@ extern const struct bc_shash_alg bc_md5_generic;
 /* x86 AES-NI and VAES (src/arch/x86/aes_*.c) */
 extern const struct bc_cipher_alg bc_aes_aesni;
 extern const struct bc_skcipher_alg bc_ecb_aes_aesni, bc_cbc_aes_aesni, bc_ctr_aes_aesni, bc_xts_aes_aesni;
+extern const struct bc_skcipher_alg bc_xctr_aes_aesni;   /* src/arch/x86/xctr_aes_*.c */
 #if defined(__x86_64__)
 extern const struct bc_skcipher_alg bc_ecb_aes_vaes_avx2, bc_cbc_aes_vaes_avx2, bc_ctr_aes_vaes_avx2, bc_xts_aes_vaes_avx2;
 extern const struct bc_skcipher_alg bc_ecb_aes_vaes_avx512, bc_cbc_aes_vaes_avx512, bc_ctr_aes_vaes_avx512,
        bc_xts_aes_vaes_avx512;
+extern const struct bc_skcipher_alg bc_xctr_aes_vaes_avx512;
 #endif
 /* x86 GHASH and fused GCM (src/arch/x86/ghash_*.c, gcm_*.c) */
 extern const struct bc_shash_alg bc_ghash_pclmul;
 extern const struct bc_shash_alg bc_ghash_vpclmul_avx2;
+extern const struct bc_shash_alg bc_polyval_clmulni, bc_polyval_vpclmul_avx2;   /* polyval_*.c */
+#if defined(__x86_64__)
+extern const struct bc_shash_alg bc_polyval_vpclmul_avx512;
+#endif
 extern const struct bc_aead_alg bc_gcm_aes_aesni;
 /* x86 fused CCM (src/arch/x86/ccm_*.c) */
 extern const struct bc_aead_alg bc_ccm_aes_aesni;

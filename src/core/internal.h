@@ -15,6 +15,7 @@
 #endif
 
 #define BC_BLOCK 16
+#define BC_MAX_IV 32       /* longest skcipher IV: hctr2's tweak */
 #define BC_MAX_KEY 64      /* longest cipher-mode key (xts(aes) with AES-256); hmac and authenc take longer */
 #define BC_DESC_MAX 256    /* largest per-operation hash state; on the stack, aligned to BC_CTX_ALIGN */
 #define BC_CTX_ALIGN 64    /* tfm contexts are allocated with this alignment */
@@ -295,5 +296,6 @@ static inline void bc_store_le64(uint8_t *p, uint64_t v)
  * arithmetic shift, never a conditional a compiler could turn into a branch. */
 void bc_gf128mul_x_ble(uint8_t out[16], const uint8_t in[16]);  /* XTS: multiply by x, little-endian (IEEE 1619) */
 void bc_gf128mul_x_bbe(uint8_t out[16], const uint8_t in[16]);  /* CMAC: doubling, big-endian (SP 800-38B) */
+void bc_gf128mul_x_lle(uint8_t out[16], const uint8_t in[16]);  /* GHASH's order: times x (SP 800-38D 6.3) */
 
 #endif

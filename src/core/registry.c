@@ -45,6 +45,7 @@ static const struct bc_template *const templates[] = {
 	&bc_tmpl_authenc, &bc_tmpl_authencesn,
 	&bc_tmpl_ccm,
 	&bc_tmpl_lrw,
+	&bc_tmpl_xctr, &bc_tmpl_hctr2,
 };
 
 /* Every algorithm name the library answers to, in the order list shows them. */
@@ -77,6 +78,7 @@ static const char *const algorithm_names[] = {
 	"essiv(cbc(serpent),sha256)", "gcm(serpent)", "cmac(serpent)", "xcbc(serpent)", "cbcmac(serpent)",
 	"camellia", "ecb(camellia)", "cbc(camellia)", "ctr(camellia)", "cts(cbc(camellia))", "xts(camellia)",
 	"essiv(cbc(camellia),sha256)", "gcm(camellia)", "cmac(camellia)", "xcbc(camellia)", "cbcmac(camellia)",
+	"xctr(aes)", "polyval", "hctr2(aes)",
 };
 #define N_ALGNAMES (sizeof(algorithm_names) / sizeof(algorithm_names[0]))
 
@@ -332,6 +334,13 @@ static struct entry *instantiate(const struct bc_template *t, struct entry *in, 
 		n2 = snprintf(driver, sizeof(driver), "ccm_base(%s,%s)", in->driver, hash->driver);
 		prio = (in->priority + hash->priority) / 2;
 		break;
+	case BC_ARGS_HCTR2: /* the kernel's weighting of the xctr, the cipher and polyval */
+		if (inner_arg(in->name, "xctr", x))
+			return NULL;
+		n1 = snprintf(name, sizeof(name), "hctr2(%s)", x);
+		n2 = snprintf(driver, sizeof(driver), "hctr2_base(%s,%s)", in->driver, hash->driver);
+		prio = (2 * in->priority + 4 * cipher->priority + hash->priority) / 7;
+		break;
 	default: /* BC_ARGS_GCM; the kernel averages the two priorities */
 		if (inner_arg(in->name, "ctr", x))
 			return NULL;
@@ -469,15 +478,19 @@ static struct entry *build(const struct parsed *p, int by_driver)
 			return NULL;
 		break;
 	case BC_ARGS_GCM:
+	case BC_ARGS_HCTR2: {
+		const char *mode = t->args == BC_ARGS_GCM ? "ctr" : "xctr";
+		const char *hname = t->args == BC_ARGS_GCM ? "ghash" : "polyval";
+
 		if (p->nargs != (by_driver ? 2 : 1))
 			return NULL;
 		if (!by_driver)
-			snprintf(x, sizeof(x), "ctr(%s)", p->args[0]);
+			snprintf(x, sizeof(x), "%s(%s)", mode, p->args[0]);
 		in = lookup(BC_TYPE_SKCIPHER, by_driver ? p->args[0] : x, by_driver);
-		hash = lookup(BC_TYPE_SHASH, by_driver ? p->args[1] : "ghash", by_driver);
-		if (!in || !hash || strcmp(hash->name, "ghash") || inner_arg(in->name, "ctr", x))
+		hash = lookup(BC_TYPE_SHASH, by_driver ? p->args[1] : hname, by_driver);
+		if (!in || !hash || strcmp(hash->name, hname) || inner_arg(in->name, mode, x))
 			return NULL;
-		/* The cipher under the ctr: the one a ctr template was built on,
+		/* The cipher under the ctr or xctr: the one its template was built on,
 		 * else the best of its name. */
 		if (((const struct bc_skcipher_alg *)in->alg)->cipher)
 			cipher = find_driver_entry(BC_TYPE_CIPHER,
@@ -487,6 +500,7 @@ static struct entry *build(const struct parsed *p, int by_driver)
 		if (!cipher)
 			return NULL;
 		break;
+	}
 	case BC_ARGS_CCM: {
 		char y[NAME_MAX_LEN + 8];
 
@@ -506,7 +520,7 @@ static struct entry *build(const struct parsed *p, int by_driver)
 	}
 	if (!in || !usable(in))
 		return NULL;
-	if (!t->any_block && t->args <= BC_ARGS_GCM && block_of(in) != BC_BLOCK)
+	if (!t->any_block && (t->args <= BC_ARGS_GCM || t->args == BC_ARGS_HCTR2) && block_of(in) != BC_BLOCK)
 		return NULL;
 	return instantiate(t, in, hash, cipher);
 }

@@ -167,12 +167,12 @@ static int test_cipher(const struct bc_cipher_alg *a, void *ctx, const struct ve
 
 static int test_skcipher(const struct bc_skcipher_alg *a, void *ctx, const struct vec *v)
 {
-	uint8_t buf[FIELD_MAX], iv[BC_BLOCK] = { 0 };
+	uint8_t buf[FIELD_MAX], iv[BC_MAX_IV] = { 0 };
 
 	if (v->invalid)
 		return v->plen < a->min_len || v->plen % a->len_align ? 0 : -EINVAL;
 	if (a->setkey(ctx, v->key, v->keylen, BC_ALLOW_WEAK_KEYS) || v->clen != v->plen ||
-	    v->ivlen != a->ivsize || v->plen < a->min_len || v->plen % a->len_align)
+	    v->ivlen != a->ivsize || v->ivlen > sizeof(iv) || v->plen < a->min_len || v->plen % a->len_align)
 		return -EINVAL;
 	memcpy(iv, v->iv, v->ivlen);
 	a->encrypt(ctx, iv, v->ptext, buf, v->plen);

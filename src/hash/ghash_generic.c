@@ -141,22 +141,51 @@ void bc_ghash_setkey_generic(struct bc_ghash_key *k, const uint8_t h[16])
 	prepare64(k->h[2], h1 ^ h0);
 }
 
-void bc_ghash_blocks_generic(const struct bc_ghash_key *k, uint8_t acc[16], const uint8_t *src, size_t nblocks)
+/* Over whole blocks: GHASH's loads the bytes big-endian; POLYVAL's reads
+ * them reversed (RFC 8452 appendix A), which is the two little-endian
+ * halves swapped, so neither copies a block. */
+static inline void gf128_blocks(const struct bc_ghash_key *k, uint8_t acc[16], const uint8_t *src, size_t nblocks,
+				int polyval)
 {
-	uint64_t x1 = bc_load_be64(acc), x0 = bc_load_be64(acc + 8);
+	uint64_t x1 = polyval ? bc_load_le64(acc + 8) : bc_load_be64(acc);
+	uint64_t x0 = polyval ? bc_load_le64(acc) : bc_load_be64(acc + 8);
 
 	for (; nblocks; nblocks--, src += 16) {
-		x1 ^= bc_load_be64(src);
-		x0 ^= bc_load_be64(src + 8);
+		x1 ^= polyval ? bc_load_le64(src + 8) : bc_load_be64(src);
+		x0 ^= polyval ? bc_load_le64(src) : bc_load_be64(src + 8);
 		gf128_mul(k, &x1, &x0);
 	}
-	bc_store_be64(acc, x1);
-	bc_store_be64(acc + 8, x0);
+	if (polyval) {
+		bc_store_le64(acc + 8, x1);
+		bc_store_le64(acc, x0);
+	} else {
+		bc_store_be64(acc, x1);
+		bc_store_be64(acc + 8, x0);
+	}
+}
+
+void bc_ghash_blocks_generic(const struct bc_ghash_key *k, uint8_t acc[16], const uint8_t *src, size_t nblocks)
+{
+	gf128_blocks(k, acc, src, nblocks, 0);
+}
+
+void bc_polyval_blocks_generic(const struct bc_ghash_key *k, uint8_t acc[16], const uint8_t *src, size_t nblocks)
+{
+	gf128_blocks(k, acc, src, nblocks, 1);
+}
+
+void bc_polyval_setkey_generic(struct bc_ghash_key *k, const uint8_t h[16])
+{
+	uint8_t g[16];
+
+	for (int i = 0; i < 16; i++)
+		g[i] = h[15 - i];
+	bc_gf128mul_x_lle(g, g);
+	bc_ghash_setkey_generic(k, g);
+	bc_wipe(g, sizeof(g));
 }
 
 /* ---- the "ghash" shash ---------------------------------------------------- */
-
-static const uint8_t zero_block[16];
 
 static int ghash_setkey(void *ctx, const uint8_t *key, size_t keylen)
 {
@@ -166,7 +195,7 @@ static int ghash_setkey(void *ctx, const uint8_t *key, size_t keylen)
 	return 0;
 }
 
-static void ghash_init(const void *ctx, void *desc)
+void bc_ghash_generic_init(const void *ctx, void *desc)
 {
 	(void)ctx;
 	memset(desc, 0, sizeof(struct bc_ghash_desc));
@@ -174,40 +203,13 @@ static void ghash_init(const void *ctx, void *desc)
 
 static void ghash_update(const void *ctx, void *desc, const uint8_t *data, size_t len)
 {
-	struct bc_ghash_desc *d = desc;
-
-	/* A completed pending block is already XORed in: multiply by H alone. */
-	if (bc_ghash_fill_pending(d, &data, &len))
-		bc_ghash_blocks_generic(ctx, d->acc, zero_block, 1);
-	if (d->pending)
-		return;
-	bc_ghash_blocks_generic(ctx, d->acc, data, len / 16);
-	bc_ghash_start_pending(d, data + (len & ~(size_t)15), len & 15);
+	bc_ghash_desc_update(ctx, desc, data, len, bc_ghash_blocks_generic);
 }
 
 static void ghash_final(const void *ctx, void *desc, uint8_t *out)
 {
-	struct bc_ghash_desc *d = desc;
-
-	if (d->pending)
-		bc_ghash_blocks_generic(ctx, d->acc, zero_block, 1);
-	memcpy(out, d->acc, 16);
-	bc_wipe(d, sizeof(*d));
+	bc_ghash_desc_final(ctx, desc, out, bc_ghash_blocks_generic);
 }
 
-const struct bc_shash_alg bc_ghash_generic = {
-	.name = "ghash",
-	.driver = "ghash-generic",
-	.priority = 100,
-	.cpu = 0,
-	.min_keysize = 16,
-	.max_keysize = 16,
-	.digestsize = 16,
-	.blocksize = 16,
-	.ctxsize = sizeof(struct bc_ghash_key),
-	.descsize = sizeof(struct bc_ghash_desc),
-	.setkey = ghash_setkey,
-	.init = ghash_init,
-	.update = ghash_update,
-	.final = ghash_final,
-};
+const struct bc_shash_alg bc_ghash_generic =
+	BC_GF128_GENERIC_SHASH("ghash", "ghash-generic", ghash_setkey, ghash_update, ghash_final);

@@ -15,36 +15,37 @@ void bc_ctr_add(uint8_t ctr[16], uint64_t n)
 	bc_store_be64(ctr + 8, sum);
 }
 
-/* Counter blocks for a whole chunk are built first and encrypted in one
- * call, then XORed in; a partial final block uses up one counter (the kernel
- * writes back the counter after it). Encryption and decryption are the same. */
+/* The counter blocks from the IV, which advances past them: a partial
+ * final block uses up one counter (the kernel writes back the counter after
+ * it). Encryption and decryption are the same. */
+static inline void ctr_blocks(uint8_t *ks, uint8_t *iv, uint64_t first, size_t nb, size_t bs)
+{
+	(void)first;
+	for (size_t i = 0; i < nb; i++) {
+		memcpy(ks + i * bs, iv, bs);
+		if (bs == 8)    /* the whole 8-byte block is the counter, wrapping at 2^64 */
+			bc_store_be64(iv, bc_load_be64(iv) + 1);
+		else
+			bc_ctr_add(iv, 1);
+	}
+}
+
+static void ctr16_blocks(uint8_t *ks, uint8_t *iv, uint64_t first, size_t nb, size_t bs)
+{
+	(void)bs;
+	ctr_blocks(ks, iv, first, nb, BC_BLOCK);
+}
+
+static void ctr8_blocks(uint8_t *ks, uint8_t *iv, uint64_t first, size_t nb, size_t bs)
+{
+	(void)bs;
+	ctr_blocks(ks, iv, first, nb, 8);
+}
+
 static inline int ctr_crypt_bs(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len,
 			       size_t bs)
 {
-	const struct bc_cipher_tctx *t = ctx;
-	const void *c = bc_tctx_cipher(ctx);
-	uint8_t ks[BC_CHUNK_BYTES_MAX];
-	const size_t chunk = bs == 8 ? BC_CHUNK8_BLOCKS * 8 : BC_CHUNK_BLOCKS * BC_BLOCK;
-
-	while (len) {
-		size_t n = len < chunk ? len : chunk;
-		size_t nb = (n + bs - 1) / bs;
-
-		for (size_t i = 0; i < nb; i++) {
-			memcpy(ks + i * bs, iv, bs);
-			if (bs == 8)    /* the whole 8-byte block is the counter, wrapping at 2^64 */
-				bc_store_be64(iv, bc_load_be64(iv) + 1);
-			else
-				bc_ctr_add(iv, 1);
-		}
-		t->cipher->encrypt(c, ks, ks, nb);
-		bc_xor(dst, src, ks, n);
-		src += n;
-		dst += n;
-		len -= n;
-	}
-	bc_wipe(ks, chunk);
-	return 0;
+	return bc_keystream_crypt(ctx, iv, src, dst, len, bs, bs == 8 ? ctr8_blocks : ctr16_blocks);
 }
 
 static int ctr_crypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)

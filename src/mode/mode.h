@@ -39,6 +39,7 @@ enum bc_tmpl_args {
 	BC_ARGS_AUTHENC,    /* authenc(M,E), authencesn(M,E): over a MAC (a shash that takes any key length)
 	                     * and a skcipher; instance priority 10 * E's + M's, as the kernel's */
 	BC_ARGS_CCM,        /* ccm(X) = ccm_base(ctr(X),cbcmac(X)) */
+	BC_ARGS_HCTR2,      /* hctr2(X) = hctr2_base(xctr(X),polyval), with the cipher X under the xctr */
 };
 
 struct bc_template {
@@ -62,6 +63,7 @@ extern const struct bc_template bc_tmpl_hmac, bc_tmpl_rfc3686, bc_tmpl_rfc4106, 
 	bc_tmpl_authenc, bc_tmpl_authencesn;
 extern const struct bc_template bc_tmpl_ccm;
 extern const struct bc_template bc_tmpl_lrw;
+extern const struct bc_template bc_tmpl_xctr, bc_tmpl_hctr2;
 
 /* The ctr mode's counter step (128-bit big-endian increment), shared with gcm. */
 void bc_ctr_add(uint8_t ctr[16], uint64_t n);
@@ -85,6 +87,37 @@ static inline void bc_init_inner(const struct bc_skcipher_alg *inner, void *ctx)
 
 /* Sets what ecb, cbc and ctr share: key sizes, context size, init and setkey. */
 void bc_fill_skcipher_over_cipher(struct bc_skcipher_alg *alg);
+
+/* ---- counter modes over a bc_cipher_tctx (ctr.c, xctr.c) ----
+ * Counter blocks for a whole chunk are made first by blocks (first: the
+ * index of the chunk's first block in this call), encrypted in one call,
+ * then XORed in. Inlined into each mode, so blocks is a direct call. */
+typedef void bc_ctrblk_fn(uint8_t *ks, uint8_t *iv, uint64_t first, size_t nb, size_t bs);
+
+static inline int bc_keystream_crypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len,
+				     size_t bs, bc_ctrblk_fn *blocks)
+{
+	const struct bc_cipher_tctx *t = ctx;
+	const void *c = bc_tctx_cipher(ctx);
+	uint8_t ks[BC_CHUNK_BYTES_MAX];
+	const size_t chunk = bs == 8 ? BC_CHUNK8_BLOCKS * 8 : BC_CHUNK_BLOCKS * BC_BLOCK;
+	uint64_t first = 0;
+
+	while (len) {
+		size_t n = len < chunk ? len : chunk;
+		size_t nb = (n + bs - 1) / bs;
+
+		blocks(ks, iv, first, nb, bs);
+		t->cipher->encrypt(c, ks, ks, nb);
+		bc_xor(dst, src, ks, n);
+		first += nb;
+		src += n;
+		dst += n;
+		len -= n;
+	}
+	bc_wipe(ks, chunk);
+	return 0;
+}
 
 /* ---- cmac, xcbc, cbcmac (mac.c): the templates' operations, which the
  * dedicated MAC drivers of accelerated ciphers (src/arch/) reuse with their

@@ -107,8 +107,7 @@ static int aesni_cbc_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, u
 /* ---- ctr ----------------------------------------------------------------------------- */
 
 /* n (1..8) blocks of keystream from counters (hi:lo) + 0..n-1, XORed into
- * len (<= 16n) bytes; a final partial block is read and written in pieces
- * (bc_x86_load_part), so no byte past src or dst is touched. be is counter
+ * len (<= 16n) bytes (bc_aes_x86_ks_xor). be is counter
  * block (hi:lo) as it lies in memory: the first block is encrypted straight
  * from it, and the others are stepped from it in the vector unit, so a
  * short message's AES does not wait for the GPR loads and the move to xmm.
@@ -132,17 +131,7 @@ BC_X86_INLINE BC_X86_AES void aesni_ctr_blocks(const struct bc_aes_x86_ek *k, __
 		for (i = 0; i < n; i++)
 			x[i] = bc_x86_ctr_block(hi, lo, i);
 	}
-	bc_aes_x86_enc_n(k, x, n);
-	_Pragma("GCC unroll 8")
-	for (i = 0; i < n; i++) {
-		if (len >= 16 * (i + 1)) {
-			bc_aes_x86_store(dst + 16 * i, _mm_xor_si128(x[i], bc_aes_x86_load(src + 16 * i)));
-		} else {
-			bc_x86_store_part(dst + 16 * i, _mm_xor_si128(x[i], bc_x86_load_part(src + 16 * i, len - 16 * i)),
-			                  len - 16 * i);
-			break;
-		}
-	}
+	bc_aes_x86_ks_xor(k, x, src, dst, len, n);
 }
 
 BC_X86_AES int bc_aes_x86_ctr(const struct bc_aes_x86_ek *k, uint8_t ctr[16], const uint8_t *src, uint8_t *dst,

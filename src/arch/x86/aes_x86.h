@@ -46,6 +46,10 @@ int bc_aes_x86_cbc_dec(const struct bc_aes_x86_key *k, uint8_t iv[16], const uin
 int bc_aes_x86_cbc_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len);
 /* CTR over len bytes (any length), writing the next unused counter to ctr. */
 int bc_aes_x86_ctr(const struct bc_aes_x86_ek *k, uint8_t ctr[16], const uint8_t *src, uint8_t *dst, size_t len);
+/* XCTR over len bytes (any length) from block counter first (1 for a whole
+ * message), the IV unchanged (xctr_aes_aesni.c); the wider drivers' tails. */
+int bc_aes_x86_xctr(const struct bc_aes_x86_ek *k, const uint8_t iv[16], uint64_t first, const uint8_t *src,
+                    uint8_t *dst, size_t len);
 /* PSHUFB controls for XTS ciphertext stealing: 16 + s shifts a block down
  * by s bytes, 16 - s up by s (aes_modes_aesni.c). */
 extern const uint8_t bc_aes_x86_xts_shift[48];
@@ -114,6 +118,25 @@ BC_X86_INLINE BC_X86_AES void bc_aes_x86_enc_n(const struct bc_aes_x86_ek *k, __
 	_Pragma("GCC unroll 8")
 	for (i = 0; i < n; i++)
 		x[i] = _mm_aesenclast_si128(x[i], key);
+}
+/* The n (1..8) counter blocks x encrypted and XORed into len (<= 16n)
+ * bytes from src to dst (ctr, xctr); a final partial block is read and
+ * written in pieces (bc_x86_load_part), so no byte past src or dst is
+ * touched. */
+BC_X86_INLINE BC_X86_AES void bc_aes_x86_ks_xor(const struct bc_aes_x86_ek *k, __m128i *x, const uint8_t *src,
+                                                uint8_t *dst, size_t len, const unsigned n)
+{
+	bc_aes_x86_enc_n(k, x, n);
+	_Pragma("GCC unroll 8")
+	for (unsigned i = 0; i < n; i++) {
+		if (len >= 16 * (i + 1)) {
+			bc_aes_x86_store(dst + 16 * i, _mm_xor_si128(x[i], bc_aes_x86_load(src + 16 * i)));
+		} else {
+			bc_x86_store_part(dst + 16 * i, _mm_xor_si128(x[i], bc_x86_load_part(src + 16 * i, len - 16 * i)),
+			                  len - 16 * i);
+			break;
+		}
+	}
 }
 BC_X86_INLINE BC_X86_AES void bc_aes_x86_dec_n(const struct bc_aes_x86_key *k, __m128i *x, unsigned n)
 {

@@ -19,37 +19,18 @@ void bc_ghash_x86_shash_init(const void *ctx, void *desc)
 
 static BC_X86_PCLMUL void ghash_pclmul_update(const void *ctx, void *desc, const uint8_t *data, size_t len)
 {
-	__m128i acc = bc_ghash_x86_desc_head(ctx, desc, &data, &len);
+	__m128i acc = bc_ghash_x86_desc_head(ctx, desc, &data, &len, 1);
 
 	if (len)
 		acc = bc_ghash_x86_blocks(ctx, acc, data, len / 16);
-	bc_ghash_x86_desc_tail(desc, acc, data, len);
+	bc_ghash_x86_desc_tail(desc, acc, data, len, 1);
 }
 
 BC_X86_PCLMUL void bc_ghash_x86_shash_final(const void *ctx, void *desc, uint8_t *out)
 {
-	struct bc_ghash_desc *d = desc;
-	__m128i acc = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)d->acc), bc_x86_bswap128_mask());
-
-	if (d->pending)
-		acc = bc_ghash_x86_mul1(ctx, acc);
-	_mm_storeu_si128((__m128i *)out, _mm_shuffle_epi8(acc, bc_x86_bswap128_mask()));
-	bc_wipe(d, sizeof(*d));
+	bc_ghash_x86_desc_final(ctx, desc, out, 1);
 }
 
-const struct bc_shash_alg bc_ghash_pclmul = {
-	.name = "ghash",
-	.driver = "ghash-pclmul",
-	.priority = 300,
-	.cpu = BC_CPU_PCLMUL,
-	.min_keysize = 16,
-	.max_keysize = 16,
-	.digestsize = 16,
-	.blocksize = 16,
-	.ctxsize = sizeof(struct bc_ghash_x86_key),
-	.descsize = sizeof(struct bc_ghash_desc),
-	.setkey = bc_ghash_x86_shash_setkey,
-	.init = bc_ghash_x86_shash_init,
-	.update = ghash_pclmul_update,
-	.final = bc_ghash_x86_shash_final,
-};
+const struct bc_shash_alg bc_ghash_pclmul =
+	BC_GF128_X86_SHASH("ghash", "ghash-pclmul", 300, BC_CPU_PCLMUL,
+			   bc_ghash_x86_shash_setkey, ghash_pclmul_update, bc_ghash_x86_shash_final);

@@ -6,26 +6,13 @@
 /* Key, init and final are ghash-pclmul's; only the bulk differs. */
 static BC_X86_VPCLMUL void ghash_vpclmul_update(const void *ctx, void *desc, const uint8_t *data, size_t len)
 {
-	__m128i acc = bc_ghash_x86_desc_head(ctx, desc, &data, &len);
+	__m128i acc = bc_ghash_x86_desc_head(ctx, desc, &data, &len, 1);
 
 	if (len)
 		acc = bc_ghash_x86_blocks256(ctx, acc, data, len / 16);
-	bc_ghash_x86_desc_tail(desc, acc, data, len);
+	bc_ghash_x86_desc_tail(desc, acc, data, len, 1);
 }
 
-const struct bc_shash_alg bc_ghash_vpclmul_avx2 = {
-	.name = "ghash",
-	.driver = "ghash-vpclmul-avx2",
-	.priority = 400,
-	.cpu = BC_CPU_VPCLMUL | BC_CPU_AVX2 | BC_CPU_PCLMUL,
-	.min_keysize = 16,
-	.max_keysize = 16,
-	.digestsize = 16,
-	.blocksize = 16,
-	.ctxsize = sizeof(struct bc_ghash_x86_key),
-	.descsize = sizeof(struct bc_ghash_desc),
-	.setkey = bc_ghash_x86_shash_setkey,
-	.init = bc_ghash_x86_shash_init,
-	.update = ghash_vpclmul_update,
-	.final = bc_ghash_x86_shash_final,
-};
+const struct bc_shash_alg bc_ghash_vpclmul_avx2 =
+	BC_GF128_X86_SHASH("ghash", "ghash-vpclmul-avx2", 400, BC_CPU_VPCLMUL | BC_CPU_AVX2 | BC_CPU_PCLMUL,
+			   bc_ghash_x86_shash_setkey, ghash_vpclmul_update, bc_ghash_x86_shash_final);

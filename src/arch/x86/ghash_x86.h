@@ -147,37 +147,54 @@ BC_X86_INLINE BC_X86_PCLMUL __m128i bc_ghash_x86_group(const struct bc_ghash_x86
 	return bc_ghash_x86_reduce(&s);
 }
 
-/* GHASH over whole blocks with the 128-bit unit: 4 blocks per reduction,
- * then the 1..3 left as one group. acc reflected. (8 per reduction measured
- * the same here: the multiplier's throughput, not the chain through the
- * reduction, is the limit.) */
-BC_X86_INLINE BC_X86_PCLMUL __m128i bc_ghash_x86_blocks(const struct bc_ghash_x86_key *key, __m128i acc,
-                                                        const uint8_t *src, size_t nblocks)
+/* A block as the multiply takes it: GHASH's bytes reversed (swap), or
+ * POLYVAL's as they are. RFC 8452 appendix A has POLYVAL(H, X) =
+ * ByteReverse(GHASH(mulX_GHASH(ByteReverse(H)), ByteReverse(X))), and the
+ * reflected load of ByteReverse(X) is X itself: with that key
+ * (bc_polyval_x86_setkey) POLYVAL is this GHASH without its byte swaps.
+ * swap is a constant in every caller. */
+BC_X86_INLINE BC_X86_PCLMUL __m128i bc_ghash_x86_in(__m128i x, const int swap)
 {
-	const __m128i bswap = bc_x86_bswap128_mask();
+	return swap ? _mm_shuffle_epi8(x, bc_x86_bswap128_mask()) : x;
+}
+BC_X86_INLINE BC_X86_VPCLMUL __m256i bc_ghash_x86_in256(__m256i x, const int swap)
+{
+	return swap ? _mm256_shuffle_epi8(x, bc_x86_bswap256_mask()) : x;
+}
 
+/* GHASH (swap) or POLYVAL over whole blocks with the 128-bit unit: 4
+ * blocks per reduction, then the 1..3 left as one group. acc reflected.
+ * (8 per reduction measured the same here: the multiplier's throughput,
+ * not the chain through the reduction, is the limit.) */
+BC_X86_INLINE BC_X86_PCLMUL __m128i bc_gf128_x86_blocks(const struct bc_ghash_x86_key *key, __m128i acc,
+                                                        const uint8_t *src, size_t nblocks, const int swap)
+{
 	while (nblocks) {
 		unsigned n = nblocks >= 4 ? 4 : (unsigned)nblocks;
 		__m128i g[4];
 
 		for (unsigned i = 0; i < n; i++)
-			g[i] = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(src + 16 * i)), bswap);
+			g[i] = bc_ghash_x86_in(_mm_loadu_si128((const __m128i *)(src + 16 * i)), swap);
 		acc = bc_ghash_x86_group(key, acc, g, n);
 		src += 16 * n;
 		nblocks -= n;
 	}
 	return acc;
 }
+BC_X86_INLINE BC_X86_PCLMUL __m128i bc_ghash_x86_blocks(const struct bc_ghash_x86_key *key, __m128i acc,
+                                                        const uint8_t *src, size_t nblocks)
+{
+	return bc_gf128_x86_blocks(key, acc, src, nblocks, 1);
+}
 
 /* 2 * pairs (1..8) blocks with the 256-bit unit and one reduction. */
-BC_X86_INLINE BC_X86_VPCLMUL __m128i bc_ghash_x86_group256(const struct bc_ghash_x86_key *key, __m128i acc,
-                                                           const uint8_t *src, unsigned pairs)
+BC_X86_INLINE BC_X86_VPCLMUL __m128i bc_gf128_x86_group256(const struct bc_ghash_x86_key *key, __m128i acc,
+                                                           const uint8_t *src, unsigned pairs, const int swap)
 {
-	const __m256i bswap = bc_x86_bswap256_mask();
 	struct bc_ghash_x86_sum256 s;
 
 	for (unsigned i = 0; i < pairs; i++) {
-		__m256i x = _mm256_shuffle_epi8(_mm256_loadu_si256((const __m256i *)(src + 32 * i)), bswap);
+		__m256i x = bc_ghash_x86_in256(_mm256_loadu_si256((const __m256i *)(src + 32 * i)), swap);
 
 		if (i == 0)
 			x = _mm256_xor_si256(x, _mm256_zextsi128_si256(acc));
@@ -185,15 +202,68 @@ BC_X86_INLINE BC_X86_VPCLMUL __m128i bc_ghash_x86_group256(const struct bc_ghash
 	}
 	return bc_ghash_x86_reduce256(&s);
 }
+BC_X86_INLINE BC_X86_VPCLMUL __m128i bc_ghash_x86_group256(const struct bc_ghash_x86_key *key, __m128i acc,
+                                                           const uint8_t *src, unsigned pairs)
+{
+	return bc_gf128_x86_group256(key, acc, src, pairs, 1);
+}
 
-/* GHASH over whole blocks with the 256-bit unit: 8 blocks (4 lane pairs)
- * per reduction; a remainder of 1..7 blocks goes through the 128-bit unit. */
+/* GHASH (swap) or POLYVAL over whole blocks with the 256-bit unit: 8
+ * blocks (4 lane pairs) per reduction; a remainder of 1..7 blocks goes
+ * through the 128-bit unit. */
+BC_X86_INLINE BC_X86_VPCLMUL __m128i bc_gf128_x86_blocks256(const struct bc_ghash_x86_key *key, __m128i acc,
+                                                            const uint8_t *src, size_t nblocks, const int swap)
+{
+	for (; nblocks >= 8; nblocks -= 8, src += 128)
+		acc = bc_gf128_x86_group256(key, acc, src, 4, swap);
+	return bc_gf128_x86_blocks(key, acc, src, nblocks, swap);
+}
 BC_X86_INLINE BC_X86_VPCLMUL __m128i bc_ghash_x86_blocks256(const struct bc_ghash_x86_key *key, __m128i acc,
                                                             const uint8_t *src, size_t nblocks)
 {
-	for (; nblocks >= 8; nblocks -= 8, src += 128)
-		acc = bc_ghash_x86_group256(key, acc, src, 4);
-	return bc_ghash_x86_blocks(key, acc, src, nblocks);
+	return bc_gf128_x86_blocks256(key, acc, src, nblocks, 1);
+}
+
+/* The 512-bit unit: four blocks per multiply, 16 (the key's powers) per
+ * reduction. Needs BC_CPU_VPCLMUL and BC_CPU_AVX512 (BW for the swap). */
+#define BC_X86_VPCLMUL512 __attribute__((target("vpclmulqdq,pclmul,avx2,avx512f,avx512bw")))
+
+/* 4 * quads (1..4) blocks, times h[16 - 4 quads ..] in order, with one
+ * reduction: the four lanes are quarters of one sum. */
+BC_X86_INLINE BC_X86_VPCLMUL512 __m128i bc_gf128_x86_group512(const struct bc_ghash_x86_key *key, __m128i acc,
+                                                              const uint8_t *src, unsigned quads, const int swap)
+{
+	const __m512i bswap = _mm512_broadcast_i32x4(bc_x86_bswap128_mask());
+	__m512i lo = _mm512_setzero_si512(), hi = lo, mid = lo;
+	__m256i l2, h2, m2;
+
+	for (unsigned i = 0; i < quads; i++) {
+		unsigned j = BC_GHASH_X86_POWERS - 4 * quads + 4 * i;
+		__m512i x = _mm512_loadu_si512(src + 64 * i);
+		__m512i h = _mm512_loadu_si512(&key->h[j]), k = _mm512_loadu_si512(&key->k[j]);
+
+		if (swap)
+			x = _mm512_shuffle_epi8(x, bswap);
+		if (i == 0)
+			x = _mm512_xor_si512(x, _mm512_zextsi128_si512(acc));
+		lo = _mm512_xor_si512(lo, _mm512_clmulepi64_epi128(x, h, 0x00));
+		hi = _mm512_xor_si512(hi, _mm512_clmulepi64_epi128(x, h, 0x11));
+		mid = _mm512_xor_si512(mid, _mm512_clmulepi64_epi128(
+			_mm512_xor_si512(x, _mm512_shuffle_epi32(x, (_MM_PERM_ENUM)0x4e)), k, 0x00));
+	}
+	l2 = _mm256_xor_si256(_mm512_castsi512_si256(lo), _mm512_extracti64x4_epi64(lo, 1));
+	h2 = _mm256_xor_si256(_mm512_castsi512_si256(hi), _mm512_extracti64x4_epi64(hi, 1));
+	m2 = _mm256_xor_si256(_mm512_castsi512_si256(mid), _mm512_extracti64x4_epi64(mid, 1));
+	return bc_ghash_x86_reduce256(&(struct bc_ghash_x86_sum256){ l2, h2, m2 });
+}
+
+/* Whole blocks: 16 per reduction, a remainder through the 256-bit unit. */
+BC_X86_INLINE BC_X86_VPCLMUL512 __m128i bc_gf128_x86_blocks512(const struct bc_ghash_x86_key *key, __m128i acc,
+                                                               const uint8_t *src, size_t nblocks, const int swap)
+{
+	for (; nblocks >= 16; nblocks -= 16, src += 256)
+		acc = bc_gf128_x86_group512(key, acc, src, 4, swap);
+	return bc_gf128_x86_blocks256(key, acc, src, nblocks, swap);
 }
 
 /* x * x^-1 in the reflected order: shift left by one; the bit leaving at
@@ -400,16 +470,28 @@ BC_X86_INLINE BC_X86_PCLMUL int bc_gcm_x86_verify(__m128i s, __m128i ej0, const 
 int  bc_ghash_x86_shash_setkey(void *ctx, const uint8_t *key, size_t keylen);
 void bc_ghash_x86_shash_init(const void *ctx, void *desc);
 void bc_ghash_x86_shash_final(const void *ctx, void *desc, uint8_t *out);
+/* The "polyval" shash's (polyval_clmulni.c, polyval_vpclmul.c): the same
+ * state, in POLYVAL's byte order. */
+int  bc_polyval_x86_shash_setkey(void *ctx, const uint8_t *key, size_t keylen);
+void bc_polyval_x86_shash_final(const void *ctx, void *desc, uint8_t *out);
+
+/* The shash table of an x86 ghash or polyval driver: the same key, state and init for all. */
+#define BC_GF128_X86_SHASH(NAME, DRIVER, PRIO, CPU, SETKEY, UPDATE, FINAL) {                            \
+		.name = NAME, .driver = DRIVER, .priority = PRIO, .cpu = CPU, .min_keysize = 16,         \
+		.max_keysize = 16, .digestsize = 16, .blocksize = 16,                                    \
+		.ctxsize = sizeof(struct bc_ghash_x86_key), .descsize = sizeof(struct bc_ghash_desc),    \
+		.setkey = SETKEY, .init = bc_ghash_x86_shash_init, .update = UPDATE, .final = FINAL,     \
+	}
 
 /* Completes a pending partial block from data (advancing it); returns the
  * accumulator, reflected. If d->pending is still set, data ran out inside
  * the block; else whole blocks are the driver's, the rest goes to
- * bc_ghash_x86_desc_tail. */
+ * bc_ghash_x86_desc_tail. swap: GHASH's byte order, else POLYVAL's. */
 BC_X86_INLINE BC_X86_PCLMUL __m128i bc_ghash_x86_desc_head(const struct bc_ghash_x86_key *key, struct bc_ghash_desc *d,
-                                                           const uint8_t **data, size_t *len)
+                                                           const uint8_t **data, size_t *len, const int swap)
 {
 	int completed = bc_ghash_fill_pending(d, data, len);
-	__m128i acc = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)d->acc), bc_x86_bswap128_mask());
+	__m128i acc = bc_ghash_x86_in(_mm_loadu_si128((const __m128i *)d->acc), swap);
 
 	return completed ? bc_ghash_x86_mul1(key, acc) : acc;
 }
@@ -418,11 +500,23 @@ BC_X86_INLINE BC_X86_PCLMUL __m128i bc_ghash_x86_desc_head(const struct bc_ghash
  * data (len: what was left after the head). No partial block for
  * len == 0, when a pending one may still be unfinished. */
 BC_X86_INLINE BC_X86_PCLMUL void bc_ghash_x86_desc_tail(struct bc_ghash_desc *d, __m128i acc, const uint8_t *data,
-                                                        size_t len)
+                                                        size_t len, const int swap)
 {
-	_mm_storeu_si128((__m128i *)d->acc, _mm_shuffle_epi8(acc, bc_x86_bswap128_mask()));
+	_mm_storeu_si128((__m128i *)d->acc, bc_ghash_x86_in(acc, swap));
 	if (len)
 		bc_ghash_start_pending(d, data + (len & ~(size_t)15), len & 15);
+}
+
+/* The digest: a pending partial block multiplied as if zero-padded. */
+BC_X86_INLINE BC_X86_PCLMUL void bc_ghash_x86_desc_final(const struct bc_ghash_x86_key *key, struct bc_ghash_desc *d,
+                                                         uint8_t *out, const int swap)
+{
+	__m128i acc = bc_ghash_x86_in(_mm_loadu_si128((const __m128i *)d->acc), swap);
+
+	if (d->pending)
+		acc = bc_ghash_x86_mul1(key, acc);
+	_mm_storeu_si128((__m128i *)out, bc_ghash_x86_in(acc, swap));
+	bc_wipe(d, sizeof(*d));
 }
 
 /* ---- fused gcm(aes) (gcm_aes_aesni.c, gcm_aes_vaes.c) ------------------------ */
