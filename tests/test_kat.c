@@ -205,7 +205,7 @@ static void run_skcipher(const struct skc_vec *v)
 			const uint8_t *in = dir == ENC || !v->ct ? v->pt : v->ct, *want = dir == ENC ? v->ct : v->pt;
 			const char *op = dir == ENC ? "encrypt" : "decrypt";
 			uint8_t *buf = tmp_alloc(v->len + 16);
-			uint8_t iv[16], want_iv[16];
+			uint8_t iv[32], want_iv[32];
 			for (int inplace = 0; inplace < 2; inplace++) {
 				memset(buf, 0xa5, v->len + 16);
 				if (v->iv)
@@ -1038,7 +1038,7 @@ static void uniform(const struct vfile *vf, const char *rel)
 			continue;
 		bytes(r, "key", &key, &klen);
 		if (starts(alg, "gcm(") || starts(alg, "ccm(") || starts(alg, "rfc4106(") || starts(alg, "rfc4543(") || starts(alg, "rfc4309(") ||
-		    starts(alg, "authenc")) {
+		    starts(alg, "authenc") || starts(alg, "rfc7539")) {
 			struct aead_vec v = { .alg = alg, .key = key, .klen = klen, .invalid = invalid };
 			size_t ptl = 0;
 			bytes(r, "iv", (uint8_t **)&v.iv, &v.ivlen);
@@ -1078,6 +1078,8 @@ static void uniform(const struct vfile *vf, const char *rel)
 			bytes(r, "ctext", (uint8_t **)&v.ct, &ctl);
 			if (starts(alg, "rfc3686("))
 				v.ivlen = 8;
+			else if (starts(alg, "xchacha"))
+				v.ivlen = 32;   /* the 24-byte nonce and the 8-byte stream position */
 			CHECK((!v.iv || ivl == (v.ivlen ? v.ivlen : bs)) && (!v.iv_out || ivol == bs), "iv length");
 			CHECK(invalid || ptl == ctl, "malformed record");
 			v.len = ptl;
@@ -1152,6 +1154,15 @@ static void wycheproof(const char *rel)
 					.tag = tag, .taglen = tl, .invalid = invalid && !bad_iv && !bad_tag, .bad_iv = bad_iv,
 					.bad_tag = bad_tag };
 				CHECK(invalid || (!bad_iv && !bad_tag && ml == ctl), "malformed test");
+				run_aead(&v);
+			} else if (!strcmp(algo, "CHACHA20-POLY1305")) {
+				/* the kernel's rfc7539 takes a 12-byte nonce only; the other
+				 * sizes' cases have no tag, so a 16-byte one stands in */
+				static const uint8_t notag[16];
+				struct aead_vec v = { .alg = "rfc7539(chacha20,poly1305)", .key = key, .klen = kl,
+					.iv = iv, .ivlen = ivl, .ad = aad, .adlen = al, .pt = msg, .ct = ct, .len = ctl,
+					.tag = tl ? tag : notag, .taglen = tl ? tl : sizeof(notag), .invalid = invalid && ivl == 12, .bad_iv = ivl != 12 };
+				CHECK(invalid || ml == ctl, "malformed test");
 				run_aead(&v);
 			} else if (!strcmp(algo, "AES-GMAC")) {
 				/* GMAC: GCM with no plaintext, msg authenticated as AAD */
@@ -1664,6 +1675,12 @@ static const struct kat_file files[] = {
 	{ "linux-testmgr-derived/camellia_ecb.txt", K_UNIFORM, 4 }, { "linux-testmgr-derived/camellia_cbc.txt", K_UNIFORM, 3 },
 	{ "linux-testmgr-derived/camellia_ctr.txt", K_UNIFORM, 3 }, { "linux-testmgr-derived/camellia_xts.txt", K_UNIFORM, 5 },
 	{ "wycheproof/camellia_cmac_test.json", K_WYCHE, 311 }, { "wycheproof/camellia_cbc_pkcs5_test.json", K_WYCHE, 216 },
+	/* ChaCha20, XChaCha and ChaCha20-Poly1305 */
+	{ "linux-testmgr-derived/chacha20.txt", K_UNIFORM, 4 }, { "linux-testmgr-derived/xchacha20.txt", K_UNIFORM, 7 },
+	{ "linux-testmgr-derived/xchacha12.txt", K_UNIFORM, 7 },
+	{ "linux-testmgr-derived/rfc7539_chacha20_poly1305.txt", K_UNIFORM, 2 },
+	{ "linux-testmgr-derived/rfc7539esp_chacha20_poly1305.txt", K_UNIFORM, 1 },
+	{ "wycheproof/chacha20_poly1305_test.json", K_WYCHE, 325 },
 };
 
 int main(int argc, char **argv)

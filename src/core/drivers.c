@@ -50,6 +50,7 @@ const struct bc_cipher_alg *const bc_cipher_drivers[] = {
 };
 
 const struct bc_skcipher_alg *const bc_skcipher_drivers[] = {
+	&bc_chacha20_generic, &bc_xchacha20_generic, &bc_xchacha12_generic,
 #if defined(__x86_64__) || defined(__i386__)
 	/* x86 AES */
 	&bc_ecb_aes_aesni,

@@ -14,6 +14,7 @@ extern const struct bc_cipher_alg bc_des_avx512, bc_des3_ede_avx512;   /* x86-64
 extern const struct bc_cipher_alg bc_twofish_generic;
 extern const struct bc_cipher_alg bc_serpent_generic;
 extern const struct bc_cipher_alg bc_camellia_generic;
+extern const struct bc_skcipher_alg bc_chacha20_generic, bc_xchacha20_generic, bc_xchacha12_generic;
 extern const struct bc_shash_alg bc_sha256_generic;
 extern const struct bc_shash_alg bc_sm3_generic;
 extern const struct bc_shash_alg bc_ghash_generic;

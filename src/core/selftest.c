@@ -167,7 +167,7 @@ static int test_cipher(const struct bc_cipher_alg *a, void *ctx, const struct ve
 
 static int test_skcipher(const struct bc_skcipher_alg *a, void *ctx, const struct vec *v)
 {
-	uint8_t buf[FIELD_MAX], iv[BC_BLOCK] = { 0 };
+	uint8_t buf[FIELD_MAX], iv[BC_MAX_IVSIZE] = { 0 };
 
 	if (v->invalid)
 		return v->plen < a->min_len || v->plen % a->len_align ? 0 : -EINVAL;
