@@ -90,6 +90,10 @@ static void skcipher_cross(const char *alg)
 		CHECK(rc == 0, "alloc: %d", rc);
 	}
 	int chain = is_chaining(alg), ecb = starts(alg, "ecb("), ctr = starts(alg, "ctr(");
+	/* chacha20 and xchacha: the 32-bit block counter in the IV at cofs,
+	 * the IV 16 or 32 bytes */
+	int chacha = starts(alg, "chacha20") || starts(alg, "xchacha");
+	size_t cofs = starts(alg, "xchacha") ? 24 : 0, ivsz = starts(alg, "xchacha") ? 32 : 16;
 	printf("  %-26s %zu drivers, reference %s\n", alg, ds.n, ds.info[r].driver);
 	for (int k = 0; k < 4 && sizes[k]; k++) {
 		uint8_t key[64];
@@ -106,13 +110,15 @@ static void skcipher_cross(const char *alg)
 			size_t len = lens[li];
 			if (!alg_len_ok(alg, len))
 				continue;
-			uint8_t iv0[16], iv_ref[16], iv[16], *ivp = ecb ? NULL : iv;
+			uint8_t iv0[32], iv_ref[32], iv[32], *ivp = ecb ? NULL : iv;
 			if (ctr)
 				ctr_iv(iv0, li);
 			else
-				rng_fill(iv0, 16);
+				rng_fill(iv0, ivsz);
+			if (chacha && li % 4 == 1)   /* the counter wraps inside the text: word 12 alone, as the kernel's */
+				store_le32(iv0 + cofs, 0xffffffffu - (uint32_t)rng_below(8));
 			rng_fill(pt, len);
-			memcpy(iv_ref, iv0, 16);
+			memcpy(iv_ref, iv0, ivsz);
 			int rc = bc_skcipher_encrypt(tfm[r], ecb ? NULL : iv_ref, pt, ref_ct, len);
 			set_context("%s [%s] key %u len %zu", alg, ds.info[r].driver, sizes[k], len);
 			CHECK(rc == 0, "reference encrypt: %d", rc);
@@ -128,16 +134,16 @@ static void skcipher_cross(const char *alg)
 					size_t so = 1 + rng_below(15), doff = 1 + rng_below(15);
 					memcpy(bufa + so, in, len);
 					memset(bufb, 0x5c, sizeof(bufb));
-					memcpy(iv, iv0, 16);
+					memcpy(iv, iv0, ivsz);
 					rc = op(tfm[d], ivp, bufa + so, bufb + doff, len);
 					CHECK(rc == 0 && !memcmp(bufb + doff, want, len), "%s out of place (src+%zu dst+%zu): %d", what,
 					      so, doff, rc);
 					CHECK(bufb[doff - 1] == 0x5c && bufb[doff + len] == 0x5c, "%s wrote outside dst", what);
-					CHECK(ecb || !memcmp(iv, iv_ref, 16), "%s: IV after %s want %s", what, hex_str(iv, 16),
-					      hex_str(iv_ref, 16));
+					CHECK(ecb || !memcmp(iv, iv_ref, ivsz), "%s: IV after %s want %s", what, hex_str(iv, ivsz),
+					      hex_str(iv_ref, ivsz));
 					/* in place */
 					memcpy(bufc + so, in, len);
-					memcpy(iv, iv0, 16);
+					memcpy(iv, iv0, ivsz);
 					rc = op(tfm[d], ivp, bufc + so, bufc + so, len);
 					CHECK(rc == 0 && !memcmp(bufc + so, want, len), "%s in place: %d", what, rc);
 					/* two calls continue one stream (cbc, ctr, ecb), split at a block boundary */
@@ -148,6 +154,15 @@ static void skcipher_cross(const char *alg)
 						rc |= op(tfm[d], ivp, in + split, bufb + split, len - split);
 						CHECK(rc == 0 && !memcmp(bufb, want, len), "%s split at %zu: %d", what, split, rc);
 						CHECK(ecb || !memcmp(iv, iv_ref, 16), "%s split at %zu: IV after", what, split);
+					}
+					/* a stream cipher's IV stays: the second call names its first block */
+					if (chacha) {
+						size_t split = 64 * rng_below(len / 64 + 1);
+						memcpy(iv, iv0, ivsz);
+						rc = op(tfm[d], iv, in, bufb, split);
+						store_le32(iv + cofs, load_le32(iv0 + cofs) + (uint32_t)(split / 64));
+						rc |= op(tfm[d], iv, in + split, bufb + split, len - split);
+						CHECK(rc == 0 && !memcmp(bufb, want, len), "%s split at %zu: %d", what, split, rc);
 					}
 				}
 			}
@@ -218,6 +233,7 @@ static void aead_cross(const char *alg)
 	unsigned sizes[4];
 	alg_key_sizes(alg, sizes);
 	static const size_t taglens[] = { 16, 4, 8, 12, 13, 14, 15 };
+	int cp = starts(alg, "rfc7539"), esp = starts(alg, "rfc7539esp(");
 	size_t samples = test_quick() ? 60 : 900;
 	for (int k = 0; k < 4 && sizes[k] && tfm[r]; k++) {
 		uint8_t key[32];
@@ -227,10 +243,14 @@ static void aead_cross(const char *alg)
 			uint8_t iv[64], ad[80], tag_ref[16];
 			size_t ivlen = s % 2 ? 12 : 1 + rng_below(64);
 			size_t adlen = s < 81 ? s : rng_below(81);
+			if (cp) {   /* rfc7539: 12-byte IVs; the ESP form's 8 and its IV copy ending the AD */
+				ivlen = esp ? 8 : 12;
+				adlen = esp && adlen < 8 ? 8 + adlen : adlen;
+			}
 			size_t len = s < nlens ? lens[(s * 7) % nlens] : lens[rng_below(nlens)];
 			if (s % 50 == 0)
 				len = 4080 + rng_below(33);
-			size_t tl = taglens[s % 7];
+			size_t tl = cp ? 16 : taglens[s % 7];
 			rng_fill(iv, ivlen);
 			rng_fill(ad, adlen);
 			rng_fill(pt, len);

@@ -1,0 +1,64 @@
+/* blockcrypt x86: the ChaCha rounds over many blocks at once, one state word of every block per vector register,
+ * shared by chacha_avx2.c (8 blocks) and chacha_avx512.c (16 blocks). RFC 8439 section 2.3. */
+#ifndef BC_CHACHA_X86_H
+#define BC_CHACHA_X86_H
+
+/* The including file defines, for its vector type CHX_V of CHX_N 32-bit lanes:
+ * CHX_TARGET (the instruction sets), chx_set1, chx_add, chx_xor, chx_rol(v, n)
+ * with n one of 16, 12, 8, 7, chx_lanes() (0, 1, ..., CHX_N - 1), and
+ * chx_store(x, dst, src, n): the 16 word vectors turned into CHX_N blocks
+ * and xored into the first n bytes of src. */
+#include <immintrin.h>
+
+#include "../../cipher/chacha.h"
+
+#define CHX_QR(a, b, c, d)                                                                                       \
+	do {                                                                                                     \
+		a = chx_add(a, b); d = chx_rol(chx_xor(d, a), 16);                                               \
+		c = chx_add(c, d); b = chx_rol(chx_xor(b, c), 12);                                               \
+		a = chx_add(a, b); d = chx_rol(chx_xor(d, a), 8);                                                \
+		c = chx_add(c, d); b = chx_rol(chx_xor(b, c), 7);                                                \
+	} while (0)
+
+/* Each pass makes CHX_N blocks from the counters st[12] + 0 .. CHX_N - 1,
+ * each wrapping at 2^32 alone as the kernel's; a short last pass writes
+ * only its bytes. Out of line, so that the caller can burn the stack its
+ * spilled state words used. */
+static __attribute__((target(CHX_TARGET), noinline)) void chx_xor_many(uint32_t st[16], uint8_t *dst, const uint8_t *src,
+								       size_t len, int nrounds)
+{
+	while (len) {
+		size_t n = len < CHX_N * BC_CHACHA_BLOCK ? len : CHX_N * BC_CHACHA_BLOCK;
+		CHX_V x[16];
+
+		for (int i = 0; i < 16; i++)
+			x[i] = chx_set1(st[i]);
+		x[12] = chx_add(x[12], chx_lanes());
+		for (int r = 0; r < nrounds; r += 2) {
+			CHX_QR(x[0], x[4], x[8], x[12]);
+			CHX_QR(x[1], x[5], x[9], x[13]);
+			CHX_QR(x[2], x[6], x[10], x[14]);
+			CHX_QR(x[3], x[7], x[11], x[15]);
+			CHX_QR(x[0], x[5], x[10], x[15]);
+			CHX_QR(x[1], x[6], x[11], x[12]);
+			CHX_QR(x[2], x[7], x[8], x[13]);
+			CHX_QR(x[3], x[4], x[9], x[14]);
+		}
+		for (int i = 0; i < 16; i++)
+			x[i] = chx_add(x[i], chx_set1(st[i]));
+		x[12] = chx_add(x[12], chx_lanes());
+		chx_store(x, dst, src, n);
+		st[12] += (uint32_t)((n + BC_CHACHA_BLOCK - 1) / BC_CHACHA_BLOCK);
+		src += n;
+		dst += n;
+		len -= n;
+	}
+}
+
+static void chx_stream_xor(uint32_t st[16], uint8_t *dst, const uint8_t *src, size_t len, int nrounds)
+{
+	chx_xor_many(st, dst, src, len, nrounds);
+	bc_burn_stack();
+}
+
+#endif
