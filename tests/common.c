@@ -263,8 +263,8 @@ int alg_key_ok(const unsigned sizes[4], size_t len)
 
 int alg_len_ok(const char *alg, size_t len)
 {
-	if (!strncmp(alg, "ctr(", 4))
-		return 1;
+	if (!strncmp(alg, "ctr(", 4) || !strncmp(alg, "chacha20", 8) || !strncmp(alg, "xchacha", 7))
+		return 1;   /* stream ciphers: any length */
 	if (strstr(alg, "(des"))
 		return len % 8 == 0;   /* des, des3_ede: 8-byte blocks */
 	if (!strncmp(alg, "xts(", 4) || !strncmp(alg, "cts(", 4))
