@@ -11,6 +11,8 @@
 #define chx_set1(w) _mm256_set1_epi32((int)(w))
 #define chx_add _mm256_add_epi32
 #define chx_xor _mm256_xor_si256
+#define chx_unpack32(lo, a, b) (lo ? _mm256_unpacklo_epi32(a, b) : _mm256_unpackhi_epi32(a, b))
+#define chx_unpack64(lo, a, b) (lo ? _mm256_unpacklo_epi64(a, b) : _mm256_unpackhi_epi64(a, b))
 #define chx_lanes() _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)
 /* Rotations by 16 and 8 move whole bytes: one VPSHUFB; 12 and 7 take two
  * shifts and an OR. n is a literal, so the choice folds away. */
@@ -21,10 +23,11 @@
 			8, 9, 10, 15, 12, 13, 14)))                                                              \
 	 : _mm256_or_si256(_mm256_slli_epi32(v, n), _mm256_srli_epi32(v, 32 - (n))))
 
+#include "chacha_x86.h"
+
 /* Half a block (32 bytes) per ymm: whole halves directly, the last partial
  * one through a buffer (the length is public). */
-static inline __attribute__((target(CHX_TARGET), always_inline)) void out_half(__m256i ks, uint8_t *dst, const uint8_t *src,
-									       size_t off, size_t n)
+CHX_INLINE void out_half(__m256i ks, uint8_t *dst, const uint8_t *src, size_t off, size_t n)
 {
 	if (off + 32 <= n) {
 		_mm256_storeu_si256((__m256i *)(dst + off),
@@ -38,23 +41,10 @@ static inline __attribute__((target(CHX_TARGET), always_inline)) void out_half(_
 	}
 }
 
-/* The 16 x 8 word transposition: dwords, then qwords within 128-bit lanes
- * give x[4g + j] holding words 4g..4g+3 of block 4k + j in lane k; one
- * lane exchange then joins words 0..7 and 8..15 of each block. */
-static inline __attribute__((target(CHX_TARGET), always_inline)) void chx_store(__m256i x[16], uint8_t *dst,
-										const uint8_t *src, size_t n)
+/* After chx_transpose4, one lane exchange joins words 0..7 and 8..15 of each block. */
+CHX_INLINE void chx_store(__m256i x[16], uint8_t *dst, const uint8_t *src, size_t n)
 {
-	for (int g = 0; g < 4; g++) {
-		__m256i t0 = _mm256_unpacklo_epi32(x[4 * g], x[4 * g + 1]);
-		__m256i t1 = _mm256_unpackhi_epi32(x[4 * g], x[4 * g + 1]);
-		__m256i t2 = _mm256_unpacklo_epi32(x[4 * g + 2], x[4 * g + 3]);
-		__m256i t3 = _mm256_unpackhi_epi32(x[4 * g + 2], x[4 * g + 3]);
-
-		x[4 * g] = _mm256_unpacklo_epi64(t0, t2);
-		x[4 * g + 1] = _mm256_unpackhi_epi64(t0, t2);
-		x[4 * g + 2] = _mm256_unpacklo_epi64(t1, t3);
-		x[4 * g + 3] = _mm256_unpackhi_epi64(t1, t3);
-	}
+	chx_transpose4(x);
 	for (int j = 0; j < 4; j++) {
 		size_t lo = (size_t)j * 64, hi = (size_t)(4 + j) * 64;
 
@@ -65,7 +55,6 @@ static inline __attribute__((target(CHX_TARGET), always_inline)) void chx_store(
 	}
 }
 
-#include "chacha_x86.h"
 
 BC_CHACHA_DRIVERS(avx2, "avx2", 300, BC_CPU_AVX | BC_CPU_AVX2, chx_stream_xor);
 #endif

@@ -12,12 +12,15 @@
 #define chx_add _mm512_add_epi32
 #define chx_xor _mm512_xor_si512
 #define chx_rol(v, n) _mm512_rol_epi32(v, n)
+#define chx_unpack32(lo, a, b) (lo ? _mm512_unpacklo_epi32(a, b) : _mm512_unpackhi_epi32(a, b))
+#define chx_unpack64(lo, a, b) (lo ? _mm512_unpacklo_epi64(a, b) : _mm512_unpackhi_epi64(a, b))
 #define chx_lanes() _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
+
+#include "chacha_x86.h"
 
 /* One 64-byte block is one zmm: whole ones with plain loads and stores, a
  * last partial one under a byte mask (the length is public). */
-static inline __attribute__((target(CHX_TARGET), always_inline)) void out_block(__m512i ks, uint8_t *dst, const uint8_t *src,
-										size_t off, size_t n)
+CHX_INLINE void out_block(__m512i ks, uint8_t *dst, const uint8_t *src, size_t off, size_t n)
 {
 	if (off + 64 <= n) {
 		_mm512_storeu_si512(dst + off, _mm512_xor_si512(ks, _mm512_loadu_si512(src + off)));
@@ -28,23 +31,11 @@ static inline __attribute__((target(CHX_TARGET), always_inline)) void out_block(
 	}
 }
 
-/* The 16 x 16 word transposition: dwords, then qwords within 128-bit lanes
- * give, for j = 0..3, b[g][j] holding words 4g..4g+3 of block 4k + j in
- * lane k; the 128-bit lanes are then gathered across the four b[.][j]. */
-static inline __attribute__((target(CHX_TARGET), always_inline)) void chx_store(__m512i x[16], uint8_t *dst,
-										const uint8_t *src, size_t n)
+/* After chx_transpose4, block 4k + j is lane k of x[j], x[4 + j], x[8 + j],
+ * x[12 + j]: two rounds of 128-bit lane shuffles gather them. */
+CHX_INLINE void chx_store(__m512i x[16], uint8_t *dst, const uint8_t *src, size_t n)
 {
-	for (int g = 0; g < 4; g++) {
-		__m512i t0 = _mm512_unpacklo_epi32(x[4 * g], x[4 * g + 1]);
-		__m512i t1 = _mm512_unpackhi_epi32(x[4 * g], x[4 * g + 1]);
-		__m512i t2 = _mm512_unpacklo_epi32(x[4 * g + 2], x[4 * g + 3]);
-		__m512i t3 = _mm512_unpackhi_epi32(x[4 * g + 2], x[4 * g + 3]);
-
-		x[4 * g] = _mm512_unpacklo_epi64(t0, t2);
-		x[4 * g + 1] = _mm512_unpackhi_epi64(t0, t2);
-		x[4 * g + 2] = _mm512_unpacklo_epi64(t1, t3);
-		x[4 * g + 3] = _mm512_unpackhi_epi64(t1, t3);
-	}
+	chx_transpose4(x);
 	for (int j = 0; j < 4; j++) {
 		__m512i u0 = _mm512_shuffle_i32x4(x[j], x[4 + j], 0x44);
 		__m512i u1 = _mm512_shuffle_i32x4(x[j], x[4 + j], 0xee);
@@ -58,7 +49,6 @@ static inline __attribute__((target(CHX_TARGET), always_inline)) void chx_store(
 	}
 }
 
-#include "chacha_x86.h"
 
 BC_CHACHA_DRIVERS(avx512, "avx512", 400, BC_CPU_AVX | BC_CPU_AVX2 | BC_CPU_AVX512, chx_stream_xor);
 #endif

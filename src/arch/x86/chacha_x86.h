@@ -6,8 +6,9 @@
 /* The including file defines, for its vector type CHX_V of CHX_N 32-bit lanes:
  * CHX_TARGET (the instruction sets), chx_set1, chx_add, chx_xor, chx_rol(v, n)
  * with n one of 16, 12, 8, 7, chx_lanes() (0, 1, ..., CHX_N - 1), and
- * chx_store(x, dst, src, n): the 16 word vectors turned into CHX_N blocks
- * and xored into the first n bytes of src. */
+ * chx_unpack32/64(lo, a, b) (the low or high unpack of dwords or qwords),
+ * before it includes this; after it, chx_store(x, dst, src, n): the 16 word
+ * vectors turned into CHX_N blocks and xored into the first n bytes of src. */
 #include <immintrin.h>
 
 #include "../../cipher/chacha.h"
@@ -19,6 +20,26 @@
 		a = chx_add(a, b); d = chx_rol(chx_xor(d, a), 8);                                                \
 		c = chx_add(c, d); b = chx_rol(chx_xor(b, c), 7);                                                \
 	} while (0)
+
+#define CHX_INLINE static inline __attribute__((target(CHX_TARGET), always_inline))
+
+/* The first steps of turning word vectors into blocks: dwords, then qwords
+ * within 128-bit lanes, give x[4g + j] holding words 4g..4g+3 of block 4k + j
+ * in lane k; what remains is to gather 128-bit lanes (chx_store). */
+CHX_INLINE void chx_transpose4(CHX_V x[16])
+{
+	for (int g = 0; g < 4; g++) {
+		CHX_V t0 = chx_unpack32(1, x[4 * g], x[4 * g + 1]), t1 = chx_unpack32(0, x[4 * g], x[4 * g + 1]);
+		CHX_V t2 = chx_unpack32(1, x[4 * g + 2], x[4 * g + 3]), t3 = chx_unpack32(0, x[4 * g + 2], x[4 * g + 3]);
+
+		x[4 * g] = chx_unpack64(1, t0, t2);
+		x[4 * g + 1] = chx_unpack64(0, t0, t2);
+		x[4 * g + 2] = chx_unpack64(1, t1, t3);
+		x[4 * g + 3] = chx_unpack64(0, t1, t3);
+	}
+}
+
+CHX_INLINE void chx_store(CHX_V x[16], uint8_t *dst, const uint8_t *src, size_t n);
 
 /* Each pass makes CHX_N blocks from the counters st[12] + 0 .. CHX_N - 1,
  * each wrapping at 2^32 alone as the kernel's; a short last pass writes
