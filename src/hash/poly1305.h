@@ -8,14 +8,24 @@
 #define BC_POLY1305_KEY 32
 #define BC_POLY1305_TAG 16
 
-/* The accumulator and r in five 26-bit limbs: every product of a limb by
- * a limb (or by 5 times one) fits 64 bits with room for the five-term sums,
- * and nothing needs a 128-bit type, so the same code serves i386. */
+/* Where the compiler has a 64x64->128-bit product (x86-64, arm64, s390x),
+ * the accumulator and r in three limbs of 44, 44 and 42 bits: 9 products a
+ * block. Elsewhere (i386) five 26-bit limbs, whose 25 products and their sums
+ * fit 64 bits. */
+#if defined(__SIZEOF_INT128__)
+#define BC_POLY1305_LIMB44 1
+struct bc_poly1305 {
+	uint64_t r[3], s20[2], h[3], pad[2];
+	uint8_t buf[16];
+	size_t used;
+};
+#else
 struct bc_poly1305 {
 	uint32_t r[5], s5[4], h[5], pad[4];
 	uint8_t buf[16];
 	size_t used;
 };
+#endif
 
 void bc_poly1305_init(struct bc_poly1305 *p, const uint8_t key[BC_POLY1305_KEY]);
 void bc_poly1305_update(struct bc_poly1305 *p, const uint8_t *m, size_t len);
