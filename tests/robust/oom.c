@@ -243,6 +243,8 @@ static int wipe_one(const struct bc_driver_info *d, void *arg)
 		ivlen = 16;
 		iv[0] = 3;
 	}
+	if (starts(d->name, "rfc7539esp("))   /* ESP's 8-byte IV */
+		ivlen = 8;
 	if (d->type == BC_TYPE_SKCIPHER) {
 		bc_skcipher *t;
 		if (!(r = bc_skcipher_alloc(&t, d->driver))) {
