@@ -215,6 +215,8 @@ static const struct keyspec keyspecs[] = {
 	{ "essiv(cbc(aes)", { 16, 24, 32 } },
 	{ "essiv(cbc(sm4)", { 16 } },
 	{ "ghash", { 16 } }, { "polyval", { 16 } },
+	{ "chacha20", { 32 } }, { "xchacha", { 32 } },
+	{ "rfc7539esp(", { 36 } }, { "rfc7539(", { 32 } },   /* the ESP form's key ends with a 4-byte salt */
 	{ "sha256", { 0 } },
 	{ "sm3", { 0 } },
 	{ "sha1", { 0 } }, { "sha224", { 0 } }, { "sha384", { 0 } }, { "sha512", { 0 } }, { "md5", { 0 } },
@@ -261,13 +263,25 @@ int alg_key_ok(const unsigned sizes[4], size_t len)
 
 int alg_len_ok(const char *alg, size_t len)
 {
-	if (!strncmp(alg, "ctr(", 4) || !strncmp(alg, "xctr(", 5))
-		return 1;
+	if (!strncmp(alg, "ctr(", 4) || !strncmp(alg, "xctr(", 5) || !strncmp(alg, "chacha20", 8) ||
+	    !strncmp(alg, "xchacha", 7))
+		return 1;   /* stream ciphers: any length */
 	if (strstr(alg, "(des"))
 		return len % 8 == 0;   /* des, des3_ede: 8-byte blocks */
 	if (!strncmp(alg, "xts(", 4) || !strncmp(alg, "cts(", 4) || !strncmp(alg, "hctr2(", 6))
 		return len >= 16;
 	return len % 16 == 0;
+}
+
+uint32_t load_le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+void store_le32(uint8_t *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (uint8_t)(v >> 8 * i);
 }
 
 /* The block cipher an algorithm name is over (des3_ede before des: one contains the other). */
@@ -296,6 +310,8 @@ const char *generic_driver_name(const char *alg, char *buf, size_t n)
 		snprintf(buf, n, "ccm_base(ctr(%s-generic),cbcmac(%s-generic))", c, c);
 	else if (!strncmp(alg, "essiv(", 6))
 		snprintf(buf, n, "essiv(cbc(%s-generic),%s-generic)", c, !strcmp(c, "sm4") ? "sm3" : "sha256");
+	else if (!strncmp(alg, "rfc7539", 7))
+		snprintf(buf, n, "%.*s(chacha20-generic,poly1305-generic)", (int)(strchr(alg, '(') - alg), alg);
 	else if (!strncmp(alg, "hmac(", 5))
 		snprintf(buf, n, "hmac(%.*s-generic)", (int)strlen(alg) - 6, alg + 5);
 	else if (strchr(alg, '('))

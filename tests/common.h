@@ -62,6 +62,9 @@ void drv_set_free(struct drv_set *s);
 /* The block cipher an algorithm name is over: "aes" (the default), "sm4", "twofish", "serpent",
  * "camellia", "des3_ede" or "des". */
 const char *alg_cipher(const char *alg);
+/* Little-endian 32-bit words (chacha's block counter in its IV). */
+uint32_t load_le32(const uint8_t *p);
+void store_le32(uint8_t *p, uint32_t v);
 const char *generic_driver_name(const char *alg, char *buf, size_t n);
 
 /* The contract's rules per algorithm name: accepted key sizes (zero-terminated;

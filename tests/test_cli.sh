@@ -332,7 +332,7 @@ while read -r alg key iv pt ct ad tag msg mac res <&3; do
 	set -- --key "$key"
 	[ -n "$iv" ] && set -- "$@" --iv "$iv"
 	case $alg in
-	gcm* | ccm* | rfc4106* | rfc4543* | rfc4309* | authenc*)
+	gcm* | ccm* | rfc4106* | rfc4543* | rfc4309* | authenc* | rfc7539*)
 		set -- "$@" --aad "$ad" --tag-len $((${#tag} / 2))
 		unhex "$ct$tag" > "$T/in"
 		if [ "$res" = invalid ]; then

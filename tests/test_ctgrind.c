@@ -62,7 +62,7 @@ static void ct_skcipher(const struct bc_driver_info *info)
 	}
 	static const size_t lens[] = { 16, 48, 64, 128, 256, 17, 31, 100, 255 };
 	for (int k = 0; k < 4 && sizes[k]; k++) {
-		uint8_t key[64], iv[32], iv2[32], pt[MAXLEN], ct[MAXLEN], back[MAXLEN];   /* hctr2's tweak: 32 */
+		uint8_t key[64], iv[32], iv2[32], pt[MAXLEN], ct[MAXLEN], back[MAXLEN];   /* 32: hctr2's tweak, xchacha's IV */
 		rng_fill(key, sizes[k]);
 		SECRET(key, sizes[k]);
 		int rc = bc_skcipher_setkey(tfm, key, sizes[k]);
@@ -100,21 +100,23 @@ static void ct_aead(const struct bc_driver_info *info)
 	static const size_t lens[] = { 0, 16, 60, 64, 255 };
 	static const size_t ivlens[] = { 12, 16, 1 };
 	int ccm = !strncmp(info->name, "ccm(", 4);
+	/* rfc7539: a 12-byte IV and 16-byte tags; its ESP form an 8-byte IV, the AD at least that long */
+	int cp = !strncmp(info->name, "rfc7539", 7), esp = !strncmp(info->name, "rfc7539esp(", 11);
 	for (int k = 0; k < 4 && sizes[k]; k++) {
-		uint8_t key[32], iv[16], ad[40], pt[MAXLEN], ct[MAXLEN], back[MAXLEN], tag[16];
+		uint8_t key[36], iv[16], ad[40], pt[MAXLEN], ct[MAXLEN], back[MAXLEN], tag[16];
 		rng_fill(key, sizes[k]);
 		SECRET(key, sizes[k]);
 		int rc = bc_aead_setkey(tfm, key, sizes[k]);
 		CHECK(rc == 0, "setkey(%u): %d", sizes[k], rc);
 		for (size_t li = 0; li < sizeof(lens) / sizeof(lens[0]); li++) {
-			size_t len = lens[li], ivlen = ccm ? 16 : ivlens[li % 3], adlen = 7 * li;
+			size_t len = lens[li], ivlen = ccm ? 16 : esp ? 8 : cp ? 12 : ivlens[li % 3], adlen = 7 * li + 8 * esp;
 			rng_fill(pt, len);
 			rng_fill(iv, ivlen);
 			if (ccm)
 				iv[0] = (uint8_t)(1 + li % 7);   /* L = 2..6: the kernel's counter block */
 			rng_fill(ad, adlen);
 			SECRET(pt, len);
-			bc_aead_setauthsize(tfm, li % 2 ? 12 : 16);
+			bc_aead_setauthsize(tfm, li % 2 && !cp ? 12 : 16);
 			rc = bc_aead_encrypt(tfm, iv, ivlen, ad, adlen, pt, ct, len, tag);
 			PUBLIC(ct, len);
 			PUBLIC(tag, 16);

@@ -818,6 +818,142 @@ static void name_errors(void)
 	}
 }
 
+/* chacha20, xchacha20, xchacha12: 32-byte keys only, any length, the
+ * IV (16 or 32 bytes) left as it was. */
+static void chacha_errors(const struct bc_driver_info *info)
+{
+	static const size_t bad[] = { 0, 1, 16, 24, 31, 33, 36, 64 };
+	size_t ivs = starts(info->name, "xchacha") ? 32 : 16;
+	uint8_t key[64], iv[32], iv0[32], src[96], dst[112], ref[96];
+	bc_skcipher *tfm;
+	int rc;
+
+	set_context("%s [%s]", info->name, info->driver);
+	rc = bc_skcipher_alloc(&tfm, info->driver);
+	CHECK(rc == 0, "alloc: %d", rc);
+	if (rc)
+		return;
+	CHECK(bc_skcipher_ivsize(tfm) == ivs && bc_skcipher_blocksize(tfm) == 1 && info->min_keysize == 32 &&
+	      info->max_keysize == 32, "ivsize %zu blocksize %zu keysizes %u..%u", bc_skcipher_ivsize(tfm),
+	      bc_skcipher_blocksize(tfm), info->min_keysize, info->max_keysize);
+	rng_fill(src, sizeof(src));
+	rng_fill(iv0, sizeof(iv0));
+	memcpy(iv, iv0, sizeof(iv));
+	memset(dst, 0xa5, sizeof(dst));
+	rc = bc_skcipher_encrypt(tfm, iv, src, dst, 64);
+	CHECK(rc == -ENOKEY && untouched(dst, sizeof(dst), 0xa5), "encrypt without key: %d", rc);
+	make_key(key, sizeof(key), 7);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		rc = bc_skcipher_setkey(tfm, key, bad[i]);
+		CHECK(rc == -EINVAL, "setkey(%zu) on a fresh tfm: %d", bad[i], rc);
+	}
+	rc = bc_skcipher_encrypt(tfm, iv, src, dst, 64);
+	CHECK(rc == -ENOKEY, "encrypt after refused keys: %d", rc);
+	CHECK(bc_skcipher_setkey(tfm, key, 32) == 0, "setkey(32)");
+	CHECK(bc_skcipher_encrypt(tfm, iv, src, ref, sizeof(ref)) == 0, "encrypt");
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		make_key(key, sizeof(key), 9);
+		rc = bc_skcipher_setkey(tfm, key, bad[i]);
+		CHECK(rc == -EINVAL, "setkey(%zu): %d", bad[i], rc);
+	}
+	rc = bc_skcipher_encrypt(tfm, iv, src, dst, sizeof(ref));
+	CHECK(rc == 0 && !memcmp(dst, ref, sizeof(ref)), "the key before the refused ones changed: %d", rc);
+	rc = bc_skcipher_encrypt(tfm, NULL, src, dst, 16);
+	CHECK(rc == -EINVAL, "encrypt without IV: %d", rc);
+	for (size_t len = 0; len <= 80; len++) {
+		memset(dst, 0xa5, sizeof(dst));
+		rc = bc_skcipher_decrypt(tfm, iv, src, dst, len);
+		CHECK(rc == 0 && !memcmp(dst, ref, len) && untouched(dst + len, sizeof(dst) - len, 0xa5),
+		      "decrypt of %zu bytes: %d", len, rc);
+		CHECK(!memcmp(iv, iv0, ivs), "the IV changed");
+	}
+	bc_skcipher_free(tfm);
+}
+
+/* rfc7539 and rfc7539esp: the key (and salt) length, 16-byte tags only,
+ * the IV length, ESP's AD that ends with the unauthenticated IV copy, and
+ * -EBADMSG with dst zeroed for any change to what is authenticated. */
+static void chachapoly_errors(const struct bc_driver_info *info)
+{
+	int esp = starts(info->name, "rfc7539esp(");
+	size_t klen = esp ? 36 : 32, ivlen = esp ? 8 : 12, adlen = esp ? 20 : 13;
+	static const size_t bad_keys[] = { 0, 16, 31, 32, 33, 35, 36, 37, 64 };
+	static const size_t bad_ivs[] = { 0, 7, 8, 11, 12, 13, 16, 24 };
+	uint8_t key[64], iv[16], ad[24], pt[70], ct[70], out[70], tag[16], bad[16];
+	bc_aead *tfm;
+	int rc;
+
+	set_context("%s [%s]", info->name, info->driver);
+	rc = bc_aead_alloc(&tfm, info->driver);
+	CHECK(rc == 0, "alloc: %d", rc);
+	if (rc)
+		return;
+	CHECK(info->ivsize == ivlen && info->maxauthsize == 16 && info->min_keysize == klen && info->max_keysize == klen,
+	      "ivsize %zu maxauthsize %zu keysizes %u..%u", info->ivsize, info->maxauthsize, info->min_keysize,
+	      info->max_keysize);
+	make_key(key, sizeof(key), 3);
+	rng_fill(iv, sizeof(iv));
+	rng_fill(ad, sizeof(ad));
+	rng_fill(pt, sizeof(pt));
+	if (esp)
+		memcpy(ad + adlen - 8, iv, 8);
+	for (size_t i = 0; i < sizeof(bad_keys) / sizeof(bad_keys[0]); i++)
+		if (bad_keys[i] != klen) {
+			rc = bc_aead_setkey(tfm, key, bad_keys[i]);
+			CHECK(rc == -EINVAL, "setkey(%zu): %d", bad_keys[i], rc);
+		}
+	rc = bc_aead_encrypt(tfm, iv, ivlen, ad, adlen, pt, ct, sizeof(pt), tag);
+	CHECK(rc == -ENOKEY, "encrypt after refused keys: %d", rc);
+	CHECK(bc_aead_setkey(tfm, key, klen) == 0, "setkey(%zu)", klen);
+	for (size_t t = 0; t <= 17; t++) {
+		rc = bc_aead_setauthsize(tfm, t);
+		CHECK(t == 16 ? rc == 0 : rc == -EINVAL, "setauthsize(%zu): %d", t, rc);
+	}
+	CHECK(bc_aead_authsize(tfm) == 16, "authsize after refused ones: %zu", bc_aead_authsize(tfm));
+	for (size_t i = 0; i < sizeof(bad_ivs) / sizeof(bad_ivs[0]); i++)
+		if (bad_ivs[i] != ivlen) {
+			rc = bc_aead_encrypt(tfm, iv, bad_ivs[i], ad, adlen, pt, ct, sizeof(pt), tag);
+			CHECK(rc == -EINVAL, "encrypt with a %zu-byte IV: %d", bad_ivs[i], rc);
+			rc = bc_aead_decrypt(tfm, iv, bad_ivs[i], ad, adlen, ct, out, sizeof(pt), tag);
+			CHECK(rc == -EINVAL, "decrypt with a %zu-byte IV: %d", bad_ivs[i], rc);
+		}
+	if (esp) {
+		rc = bc_aead_encrypt(tfm, iv, ivlen, ad, 7, pt, ct, sizeof(pt), tag);
+		CHECK(rc == -EINVAL, "ESP associated data shorter than the IV: %d", rc);
+	}
+	rc = bc_aead_encrypt(tfm, iv, ivlen, ad, adlen, pt, ct, sizeof(pt), tag);
+	CHECK(rc == 0, "encrypt: %d", rc);
+	rc = bc_aead_decrypt(tfm, iv, ivlen, ad, adlen, ct, out, sizeof(pt), tag);
+	CHECK(rc == 0 && !memcmp(out, pt, sizeof(pt)), "decrypt: %d", rc);
+	/* a flipped bit in the tag, the text, the authenticated AD or the IV */
+	for (int what = 0; what < 4; what++) {
+		memcpy(bad, tag, 16);
+		if (what == 0)
+			bad[15] ^= 0x80;
+		else if (what == 1)
+			ct[69] ^= 1;
+		else if (what == 2)
+			ad[0] ^= 1;
+		else
+			iv[ivlen - 1] ^= 1;
+		memset(out, 0xa5, sizeof(out));
+		rc = bc_aead_decrypt(tfm, iv, ivlen, ad, adlen, ct, out, sizeof(pt), bad);
+		CHECK(rc == -EBADMSG && untouched(out, sizeof(out), 0), "forgery %d: %d, dst not zeroed", what, rc);
+		if (what == 1)
+			ct[69] ^= 1;
+		else if (what == 2)
+			ad[0] ^= 1;
+		else if (what == 3)
+			iv[ivlen - 1] ^= 1;
+	}
+	if (esp) {   /* the IV copy at the end of the AD is not authenticated, as the kernel skips it */
+		ad[adlen - 1] ^= 1;
+		rc = bc_aead_decrypt(tfm, iv, ivlen, ad, adlen, ct, out, sizeof(pt), tag);
+		CHECK(rc == 0 && !memcmp(out, pt, sizeof(pt)), "the AD's IV copy was authenticated: %d", rc);
+	}
+	bc_aead_free(tfm);
+}
+
 /* Every algorithm name the contract promises must be listed. */
 static const char *const required[] = {
 	"ecb(aes)", "cbc(aes)", "ctr(aes)", "cts(cbc(aes))", "xts(aes)", "essiv(cbc(aes),sha256)", "gcm(aes)",
@@ -833,6 +969,7 @@ static const char *const required[] = {
 	"essiv(cbc(serpent),sha256)", "gcm(serpent)", "cmac(serpent)", "xcbc(serpent)", "cbcmac(serpent)",
 	"lrw(aes)", "lrw(sm4)", "lrw(twofish)", "lrw(serpent)", "lrw(camellia)",
 	"xctr(aes)", "polyval", "hctr2(aes)",
+	"chacha20", "xchacha20", "xchacha12", "rfc7539(chacha20,poly1305)", "rfc7539esp(chacha20,poly1305)",
 };
 
 #define MAX_ALL 256
@@ -867,6 +1004,14 @@ int main(int argc, char **argv)
 	}
 	name_errors();
 	for (size_t i = 0; i < nall; i++) {
+		if (starts(all[i].name, "chacha20") || starts(all[i].name, "xchacha")) {
+			chacha_errors(&all[i]);
+			continue;
+		}
+		if (starts(all[i].name, "rfc7539")) {
+			chachapoly_errors(&all[i]);
+			continue;
+		}
 		if (composed_name(all[i].name)) {
 			composed_errors(&all[i]);
 			continue;

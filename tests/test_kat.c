@@ -1038,7 +1038,7 @@ static void uniform(const struct vfile *vf, const char *rel)
 			continue;
 		bytes(r, "key", &key, &klen);
 		if (starts(alg, "gcm(") || starts(alg, "ccm(") || starts(alg, "rfc4106(") || starts(alg, "rfc4543(") || starts(alg, "rfc4309(") ||
-		    starts(alg, "authenc")) {
+		    starts(alg, "authenc") || starts(alg, "rfc7539")) {
 			struct aead_vec v = { .alg = alg, .key = key, .klen = klen, .invalid = invalid };
 			size_t ptl = 0;
 			bytes(r, "iv", (uint8_t **)&v.iv, &v.ivlen);
@@ -1080,6 +1080,8 @@ static void uniform(const struct vfile *vf, const char *rel)
 				v.ivlen = 8;
 			if (starts(alg, "hctr2("))
 				v.ivlen = 32;    /* the kernel's tweak */
+			else if (starts(alg, "xchacha"))
+				v.ivlen = 32;   /* the 24-byte nonce and the 8-byte stream position */
 			CHECK((!v.iv || ivl == (v.ivlen ? v.ivlen : bs)) && (!v.iv_out || ivol == bs), "iv length");
 			CHECK(invalid || ptl == ctl, "malformed record");
 			v.len = ptl;
@@ -1154,6 +1156,15 @@ static void wycheproof(const char *rel)
 					.tag = tag, .taglen = tl, .invalid = invalid && !bad_iv && !bad_tag, .bad_iv = bad_iv,
 					.bad_tag = bad_tag };
 				CHECK(invalid || (!bad_iv && !bad_tag && ml == ctl), "malformed test");
+				run_aead(&v);
+			} else if (!strcmp(algo, "CHACHA20-POLY1305")) {
+				/* the kernel's rfc7539 takes a 12-byte nonce only; the other
+				 * sizes' cases have no tag, so a 16-byte one stands in */
+				static const uint8_t notag[16];
+				struct aead_vec v = { .alg = "rfc7539(chacha20,poly1305)", .key = key, .klen = kl,
+					.iv = iv, .ivlen = ivl, .ad = aad, .adlen = al, .pt = msg, .ct = ct, .len = ctl,
+					.tag = tl ? tag : notag, .taglen = tl ? tl : sizeof(notag), .invalid = invalid && ivl == 12, .bad_iv = ivl != 12 };
+				CHECK(invalid || ml == ctl, "malformed test");
 				run_aead(&v);
 			} else if (!strcmp(algo, "AES-GMAC")) {
 				/* GMAC: GCM with no plaintext, msg authenticated as AAD */
@@ -1727,6 +1738,12 @@ static const struct kat_file files[] = {
 	{ "google-hctr2/ours/HCTR2/HCTR2_AES128.json", K_GOOGLE, 40 },
 	{ "google-hctr2/ours/HCTR2/HCTR2_AES192.json", K_GOOGLE, 30 },
 	{ "google-hctr2/ours/HCTR2/HCTR2_AES256.json", K_GOOGLE, 70 },
+	/* ChaCha20, XChaCha and ChaCha20-Poly1305 */
+	{ "linux-testmgr-derived/chacha20.txt", K_UNIFORM, 4 }, { "linux-testmgr-derived/xchacha20.txt", K_UNIFORM, 7 },
+	{ "linux-testmgr-derived/xchacha12.txt", K_UNIFORM, 7 },
+	{ "linux-testmgr-derived/rfc7539_chacha20_poly1305.txt", K_UNIFORM, 2 },
+	{ "linux-testmgr-derived/rfc7539esp_chacha20_poly1305.txt", K_UNIFORM, 1 },
+	{ "wycheproof/chacha20_poly1305_test.json", K_WYCHE, 325 },
 };
 
 int main(int argc, char **argv)

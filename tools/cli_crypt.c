@@ -19,7 +19,9 @@
 #define BUFFER_LIMIT_DEFAULT ((size_t)1 << 30)
 #define XTS_UNIT_MAX ((size_t)16 << 20)   /* IEEE 1619: at most 2^20 blocks in one data unit */
 
-enum shape { WHOLE, CHAINED, UNITS };
+/* KEYSTREAM: chacha20 and xchacha, whose IV stays as it was: each chunk
+ * (whole 64-byte blocks) starts at the block counter after the last one's. */
+enum shape { WHOLE, CHAINED, UNITS, KEYSTREAM };
 
 struct crypt_args {
 	const char *cmd, *name, *in_path, *out_path;
@@ -92,7 +94,7 @@ static int stream_length_fail(const struct crypt_args *a, enum shape shape, uint
 {
 	size_t last;
 
-	if (shape == CHAINED)
+	if (shape == CHAINED || shape == KEYSTREAM)   /* blocksize 1 for the stream ciphers */
 		return len % bs ? cli_fail("%s: length must be a multiple of %zu (the input is %llu bytes)", a->name, bs,
 		                           (unsigned long long)len) : 0;
 	last = (size_t)(len % a->unit);
@@ -128,6 +130,18 @@ static int crypt_units(const bc_skcipher *tfm, const struct crypt_args *a, uint8
 	return 0;
 }
 
+/* The little-endian 32-bit block counter of chacha20's IV (its first word)
+ * or xchacha's (after the 24-byte nonce), wrapping alone as the kernel's. */
+static void keystream_advance(uint8_t *iv, size_t ivlen, size_t blocks)
+{
+	uint8_t *c = iv + (ivlen == 32 ? 24 : 0);
+	uint32_t v = (uint32_t)c[0] | (uint32_t)c[1] << 8 | (uint32_t)c[2] << 16 | (uint32_t)c[3] << 24;
+
+	v += (uint32_t)blocks;
+	for (int i = 0; i < 4; i++)
+		c[i] = (uint8_t)(v >> 8 * i);
+}
+
 /* Read a chunk, transform it in place, write it: memory stays one chunk whatever the input size. */
 static int run_stream(const bc_skcipher *tfm, struct crypt_args *a, enum shape shape, int steals)
 {
@@ -140,6 +154,8 @@ static int run_stream(const bc_skcipher *tfm, struct crypt_args *a, enum shape s
 		return r;
 	if (shape == UNITS)
 		chunk = chunk > a->unit ? chunk / a->unit * a->unit : a->unit;
+	if (shape == KEYSTREAM)
+		chunk = chunk > 64 ? chunk / 64 * 64 : 64;
 	if ((r = open_io(a)))
 		return r;
 	/* A file's length is known: refuse a bad one before writing anything. A pipe's is known at its end. */
@@ -167,6 +183,8 @@ static int run_stream(const bc_skcipher *tfm, struct crypt_args *a, enum shape s
 			r = crypt_fail(a, r);
 			break;
 		}
+		if (shape == KEYSTREAM)
+			keystream_advance(a->iv, a->ivlen, got / 64);
 		if ((r = cli_out_write(&a->out, buf, got)) || got < chunk)
 			break;
 	}
@@ -209,6 +227,7 @@ static int run_skcipher(bc_skcipher *tfm, struct crypt_args *a)
 	int xts = mode_is(drv, "xts"), steals = xts || mode_is(drv, "cts") || mode_is(drv, "hctr2_base");
 	int units = xts || mode_is(drv, "essiv");
 	int chained = mode_is(drv, "ecb") || mode_is(drv, "cbc") || mode_is(drv, "ctr");
+	int keystream = mode_is(drv, "chacha20") || mode_is(drv, "xchacha20") || mode_is(drv, "xchacha12");
 
 	if (a->have_aad || a->have_taglen)
 		return cli_fail("%s: --aad and --tag-len apply only to AEADs", a->name);
@@ -220,7 +239,7 @@ static int run_skcipher(bc_skcipher *tfm, struct crypt_args *a)
 		return cli_fail("%s: the IV must be %zu bytes, not %zu", a->name, ivsize, a->ivlen);
 	if (a->have_unit && !units)
 		return cli_fail("%s: --data-unit-size applies to xts and essiv (disk sector modes)%s", a->name,
-		                chained ? "; this mode streams without it" : "");
+		                chained || keystream ? "; this mode streams without it" : "");
 	if (a->have_unit && (a->unit < bs || (!steals && a->unit % bs)))
 		return cli_fail("%s: --data-unit-size must be %s %zu bytes", a->name,
 		                steals ? "at least" : "a multiple of", bs);
@@ -234,8 +253,8 @@ static int run_skcipher(bc_skcipher *tfm, struct crypt_args *a)
 		return cli_key_fail(a->name, drv, a->key, a->keylen, try_skcipher_key, tfm);
 	if (a->have_unit)
 		return run_stream(tfm, a, UNITS, steals);
-	if (chained)
-		return run_stream(tfm, a, CHAINED, 0);
+	if (chained || keystream)
+		return run_stream(tfm, a, keystream ? KEYSTREAM : CHAINED, 0);
 	return run_whole(tfm, a, xts, steals, units);
 }
 

@@ -50,6 +50,7 @@ const struct bc_cipher_alg *const bc_cipher_drivers[] = {
 };
 
 const struct bc_skcipher_alg *const bc_skcipher_drivers[] = {
+	&bc_chacha20_generic, &bc_xchacha20_generic, &bc_xchacha12_generic,
 #if defined(__x86_64__) || defined(__i386__)
 	/* x86 AES */
 	&bc_ecb_aes_aesni,
@@ -82,6 +83,9 @@ const struct bc_skcipher_alg *const bc_skcipher_drivers[] = {
 	&bc_ecb_serpent_avx512, &bc_cbc_serpent_avx512, &bc_ctr_serpent_avx512, &bc_xts_serpent_avx512,
 #endif
 #if defined(__x86_64__)
+	/* x86-64 ChaCha */
+	&bc_chacha20_avx2, &bc_xchacha20_avx2, &bc_xchacha12_avx2,
+	&bc_chacha20_avx512, &bc_xchacha20_avx512, &bc_xchacha12_avx512,
 	/* x86-64 Camellia */
 	&bc_ecb_camellia_gfni_avx512, &bc_cbc_camellia_gfni_avx512, &bc_ctr_camellia_gfni_avx512,
 	&bc_xts_camellia_gfni_avx512,

@@ -14,6 +14,7 @@ extern const struct bc_cipher_alg bc_des_avx512, bc_des3_ede_avx512;   /* x86-64
 extern const struct bc_cipher_alg bc_twofish_generic;
 extern const struct bc_cipher_alg bc_serpent_generic;
 extern const struct bc_cipher_alg bc_camellia_generic;
+extern const struct bc_skcipher_alg bc_chacha20_generic, bc_xchacha20_generic, bc_xchacha12_generic;
 extern const struct bc_shash_alg bc_sha256_generic;
 extern const struct bc_shash_alg bc_sm3_generic;
 extern const struct bc_shash_alg bc_ghash_generic;
@@ -72,6 +73,11 @@ extern const struct bc_aead_alg bc_gcm_sm4_gfni_avx512;
 extern const struct bc_cipher_alg bc_twofish_avx512;
 extern const struct bc_skcipher_alg bc_ecb_twofish_avx512, bc_cbc_twofish_avx512, bc_ctr_twofish_avx512,
        bc_xts_twofish_avx512;
+#endif
+#if defined(__x86_64__)
+/* x86-64 ChaCha20 and XChaCha (src/arch/x86/chacha_avx2.c, chacha_avx512.c) */
+extern const struct bc_skcipher_alg bc_chacha20_avx2, bc_xchacha20_avx2, bc_xchacha12_avx2;
+extern const struct bc_skcipher_alg bc_chacha20_avx512, bc_xchacha20_avx512, bc_xchacha12_avx512;
 #endif
 #if defined(__x86_64__)
 /* x86-64 Camellia with GFNI on zmm (src/arch/x86/camellia_gfni_avx512.c) */

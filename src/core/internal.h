@@ -15,7 +15,7 @@
 #endif
 
 #define BC_BLOCK 16
-#define BC_MAX_IV 32       /* longest skcipher IV: hctr2's tweak */
+#define BC_MAX_IV 32       /* longest skcipher IV: hctr2's tweak, xchacha's nonce and stream position */
 #define BC_MAX_KEY 64      /* longest cipher-mode key (xts(aes) with AES-256); hmac and authenc take longer */
 #define BC_DESC_MAX 256    /* largest per-operation hash state; on the stack, aligned to BC_CTX_ALIGN */
 #define BC_CTX_ALIGN 64    /* tfm contexts are allocated with this alignment */

@@ -46,6 +46,7 @@ static const struct bc_template *const templates[] = {
 	&bc_tmpl_ccm,
 	&bc_tmpl_lrw,
 	&bc_tmpl_xctr, &bc_tmpl_hctr2,
+	&bc_tmpl_rfc7539, &bc_tmpl_rfc7539esp,
 };
 
 /* Every algorithm name the library answers to, in the order list shows them. */
@@ -79,6 +80,7 @@ static const char *const algorithm_names[] = {
 	"camellia", "ecb(camellia)", "cbc(camellia)", "ctr(camellia)", "cts(cbc(camellia))", "xts(camellia)",
 	"essiv(cbc(camellia),sha256)", "gcm(camellia)", "cmac(camellia)", "xcbc(camellia)", "cbcmac(camellia)",
 	"xctr(aes)", "polyval", "hctr2(aes)",
+	"chacha20", "xchacha20", "xchacha12", "rfc7539(chacha20,poly1305)", "rfc7539esp(chacha20,poly1305)",
 };
 #define N_ALGNAMES (sizeof(algorithm_names) / sizeof(algorithm_names[0]))
 
@@ -327,6 +329,10 @@ static struct entry *instantiate(const struct bc_template *t, struct entry *in, 
 		n2 = snprintf(driver, sizeof(driver), "%s(%s,%s)", t->driver_name, hash->driver, in->driver);
 		prio = in->priority * 10 + hash->priority;
 		break;
+	case BC_ARGS_CHACHAPOLY:
+		n1 = snprintf(name, sizeof(name), "%s(%s,poly1305)", t->name, in->name);
+		n2 = snprintf(driver, sizeof(driver), "%s(%s,poly1305-generic)", t->driver_name, in->driver);
+		break;
 	case BC_ARGS_CCM: /* the kernel averages the two priorities */
 		if (inner_arg(in->name, "ctr", x))
 			return NULL;
@@ -501,6 +507,13 @@ static struct entry *build(const struct parsed *p, int by_driver)
 			return NULL;
 		break;
 	}
+	case BC_ARGS_CHACHAPOLY:   /* the stream cipher under its name or a driver's, then Poly1305 */
+		if (p->nargs != 2 || strcmp(p->args[1], by_driver ? "poly1305-generic" : "poly1305"))
+			return NULL;
+		in = lookup(BC_TYPE_SKCIPHER, p->args[0], by_driver);
+		if (in && strcmp(in->name, "chacha20"))
+			return NULL;
+		break;
 	case BC_ARGS_CCM: {
 		char y[NAME_MAX_LEN + 8];
 

@@ -40,6 +40,8 @@ enum bc_tmpl_args {
 	                     * and a skcipher; instance priority 10 * E's + M's, as the kernel's */
 	BC_ARGS_CCM,        /* ccm(X) = ccm_base(ctr(X),cbcmac(X)) */
 	BC_ARGS_HCTR2,      /* hctr2(X) = hctr2_base(xctr(X),polyval), with the cipher X under the xctr */
+	BC_ARGS_CHACHAPOLY, /* rfc7539(chacha20,poly1305), rfc7539esp(...): over a chacha20 skcipher; Poly1305 is
+	                     * the library's own (driver poly1305-generic), not a registry entry */
 };
 
 struct bc_template {
@@ -64,6 +66,7 @@ extern const struct bc_template bc_tmpl_hmac, bc_tmpl_rfc3686, bc_tmpl_rfc4106, 
 extern const struct bc_template bc_tmpl_ccm;
 extern const struct bc_template bc_tmpl_lrw;
 extern const struct bc_template bc_tmpl_xctr, bc_tmpl_hctr2;
+extern const struct bc_template bc_tmpl_rfc7539, bc_tmpl_rfc7539esp;
 
 /* The ctr mode's counter step (128-bit big-endian increment), shared with gcm. */
 void bc_ctr_add(uint8_t ctr[16], uint64_t n);

@@ -58,7 +58,7 @@ struct target {
 	bc_shash *sh;
 	size_t keylen;
 	uint8_t fixed[MAXIN];
-	uint8_t buf[MAXIN + 64], out[MAXIN + 64], iv[16], tag[16];
+	uint8_t buf[MAXIN + 64], out[MAXIN + 64], iv[32], tag[16];   /* 32: xchacha's IV */
 };
 
 /* Both classes draw the random bytes and reach in through one memcpy: when class 1 alone

@@ -107,7 +107,7 @@ static const char *const names[] = {
 /* Allocates name as whatever type it is, keys it and uses it once; -ENOMEM or 0. */
 static int use(const char *name)
 {
-	uint8_t key[64] = { 1, 2, 3 }, iv[16] = { 0 }, ad[8] = { 4 }, buf[64] = { 0 }, tag[16];
+	uint8_t key[64] = { 1, 2, 3 }, iv[32] = { 0 }, ad[8] = { 4 }, buf[64] = { 0 }, tag[16];   /* 32: xchacha's IV */
 	bc_skcipher *s;
 	bc_aead *a;
 	bc_shash *h;
@@ -222,7 +222,7 @@ static __attribute__((noinline)) void leave_needle(void)
 
 static int wipe_one(const struct bc_driver_info *d, void *arg)
 {
-	uint8_t key[128], iv[16] = { 0 }, buf[80] = { 0 }, tag[64];
+	uint8_t key[128], iv[32] = { 0 }, buf[80] = { 0 }, tag[64];   /* 32: xchacha's IV */
 	unsigned ks[4];
 	size_t klen, ivlen = 12, len = 64;
 	int r = 0;
@@ -243,6 +243,8 @@ static int wipe_one(const struct bc_driver_info *d, void *arg)
 		ivlen = 16;
 		iv[0] = 3;
 	}
+	if (starts(d->name, "rfc7539esp("))   /* ESP's 8-byte IV */
+		ivlen = 8;
 	if (d->type == BC_TYPE_SKCIPHER) {
 		bc_skcipher *t;
 		if (!(r = bc_skcipher_alloc(&t, d->driver))) {

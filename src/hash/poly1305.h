@@ -1,0 +1,37 @@
+/* blockcrypt: the Poly1305 one-time authenticator used by the rfc7539 AEADs (src/mode/chachapoly.c).
+ * RFC 8439 section 2.5: a 32-byte one-time key (r clamped, s), 16-byte blocks, a 16-byte tag. */
+#ifndef BC_POLY1305_H
+#define BC_POLY1305_H
+
+#include "internal.h"
+
+#define BC_POLY1305_KEY 32
+#define BC_POLY1305_TAG 16
+
+/* Where the compiler has a 64x64->128-bit product (x86-64, arm64, s390x),
+ * the accumulator and r in three limbs of 44, 44 and 42 bits: 9 products a
+ * block. Elsewhere (i386) five 26-bit limbs, whose 25 products and their sums
+ * fit 64 bits. */
+#if defined(__SIZEOF_INT128__)
+#define BC_POLY1305_LIMB44 1
+struct bc_poly1305 {
+	uint64_t r[3], s20[2], h[3], pad[2];
+	uint8_t buf[16];
+	size_t used;
+};
+#else
+struct bc_poly1305 {
+	uint32_t r[5], s5[4], h[5], pad[4];
+	uint8_t buf[16];
+	size_t used;
+};
+#endif
+
+void bc_poly1305_init(struct bc_poly1305 *p, const uint8_t key[BC_POLY1305_KEY]);
+void bc_poly1305_update(struct bc_poly1305 *p, const uint8_t *m, size_t len);
+/* RFC 8439 section 2.8's pad16: zeros up to the next 16-byte boundary of what was given. */
+void bc_poly1305_pad16(struct bc_poly1305 *p);
+/* The tag; the state is wiped. */
+void bc_poly1305_final(struct bc_poly1305 *p, uint8_t tag[BC_POLY1305_TAG]);
+
+#endif
