@@ -11,6 +11,8 @@
 #define CAMZ_TARGET "gfni,vpclmulqdq,pclmul,avx512f,avx512bw,avx2,avx,sse4.1,ssse3"
 #define CAMZ_FN static inline __attribute__((always_inline, target(CAMZ_TARGET)))
 #define CAMZ_API static __attribute__((target(CAMZ_TARGET)))
+/* every loop over the sliced registers unrolled, so that they stay in registers */
+#define CAMZ_UNROLL _Pragma("GCC unroll 16")
 
 /*
  * The S-boxes. camellia_generic.c derives s1(x) = B * inv(A * (x + 0xc5)) + 0x6e
@@ -85,16 +87,20 @@ CAMZ_FN void camz_slice_steps(__m512i a[16], int inverse)
 {
 	const __m512i sh = _mm512_broadcast_i32x4(_mm_setr_epi8(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15));
 
+	CAMZ_UNROLL
 	for (int s = 0; s < 3; s++) {
 		int step = inverse ? 2 - s : s;
 
 		if (step == 0)
+			CAMZ_UNROLL
 			for (int g = 0; g < 4; g++)
 				camz_t4(&a[4 * g], &a[4 * g + 1], &a[4 * g + 2], &a[4 * g + 3]);
 		else if (step == 1)
+			CAMZ_UNROLL
 			for (int r = 0; r < 16; r++)
 				a[r] = _mm512_shuffle_epi8(a[r], sh);
 		else
+			CAMZ_UNROLL
 			for (int p = 0; p < 4; p++)
 				camz_t4(&a[p], &a[4 + p], &a[8 + p], &a[12 + p]);
 	}
@@ -149,8 +155,10 @@ CAMZ_FN void camz_fl_r(__m512i x[8], const uint32_t k[8])
 {
 	__m512i a[4];
 
+	CAMZ_UNROLL
 	for (int i = 0; i < 4; i++)
 		a[i] = _mm512_and_epi32(x[i], CAMZ_B(k[i]));
+	CAMZ_UNROLL
 	for (int i = 0; i < 4; i++)
 		x[4 + i] = CAMZ_XOR_OR(x[4 + i], _mm512_add_epi8(a[i], a[i]),
 		                       _mm512_gf2p8affine_epi64_epi8(a[(i + 1) & 3], _mm512_set1_epi64(CAMZ_SHR7), 0));
@@ -159,6 +167,7 @@ CAMZ_FN void camz_fl_r(__m512i x[8], const uint32_t k[8])
 /* XL ^= XR | kR */
 CAMZ_FN void camz_fl_l(__m512i x[8], const uint32_t k[8])
 {
+	CAMZ_UNROLL
 	for (int i = 0; i < 4; i++)
 		x[i] = CAMZ_XOR_OR(x[i], x[4 + i], CAMZ_B(k[4 + i]));
 }
@@ -166,26 +175,30 @@ CAMZ_FN void camz_fl_l(__m512i x[8], const uint32_t k[8])
 /* XOR of 8 key bytes into a half */
 CAMZ_FN void camz_xor8(__m512i x[8], const uint32_t k[8])
 {
+	CAMZ_UNROLL
 	for (int i = 0; i < 8; i++)
 		x[i] = _mm512_xor_epi32(x[i], CAMZ_B(k[i]));
 }
 
 /* Up to 64 blocks in b[] (block 4r + L in lane L of b[r]) through the cipher
- * (s: the encryption or decryption program). Out of line: every mode calls
- * this one body. */
-static __attribute__((noinline, target(CAMZ_TARGET)))
-void camz_pass(const struct camz_sched *s, unsigned groups, __m512i b[16])
+ * (s: the encryption or decryption program), groups a constant so that every
+ * loop unrolls and the 16 state registers stay in registers. */
+CAMZ_FN void camz_body(const struct camz_sched *s, const unsigned groups, __m512i b[16])
 {
 	__m512i x[16];
 	const uint32_t (*rk)[8] = s->rk;
 
 	camz_slice_steps(b, 0);
+	CAMZ_UNROLL
 	for (int q = 0; q < 4; q++)
+		CAMZ_UNROLL
 		for (int p = 0; p < 4; p++)
 			x[4 * p + q] = b[4 * q + p];
 	camz_xor8(x, s->in[0]);
 	camz_xor8(x + 8, s->in[1]);
+	CAMZ_UNROLL
 	for (unsigned g = 0; g < groups; g++) {
+		CAMZ_UNROLL
 		for (int r = 0; r < 3; r++, rk += 2) {
 			camz_f(x + 8, x, rk[0]);
 			camz_f(x, x + 8, rk[1]);
@@ -201,10 +214,22 @@ void camz_pass(const struct camz_sched *s, unsigned groups, __m512i b[16])
 	}
 	camz_xor8(x + 8, s->out);
 	/* the output block is (D2 ^ kw3) || (D1 ^ kw4) */
+	CAMZ_UNROLL
 	for (int q = 0; q < 4; q++)
+		CAMZ_UNROLL
 		for (int p = 0; p < 4; p++)
 			b[4 * q + p] = x[4 * (p ^ 2) + q];
 	camz_slice_steps(b, 1);
+}
+
+/* Out of line: every mode calls this one body. */
+static __attribute__((noinline, target(CAMZ_TARGET)))
+void camz_pass(const struct camz_sched *s, unsigned groups, __m512i b[16])
+{
+	if (groups == 3)
+		camz_body(s, 3, b);
+	else
+		camz_body(s, 4, b);
 }
 
 /* ---- loads and stores of up to a pass: byte masks, nothing touched past len ---- */
