@@ -408,26 +408,33 @@ CAMZ_API int camz_ctr_crypt(const void *ctx, uint8_t *iv, const uint8_t *src, ui
 }
 
 /* ---- XTS: tweaks in registers, ciphertext stealing at the end --------------------------
- * Each 128-bit lane times x^4: the 64-bit halves shifted, the bits the low
- * half loses carried into the high half, those the high half loses times
- * 0x87 (VPCLMULQDQ) into the low half. */
-CAMZ_FN __m512i camz_mul_x4(__m512i t)
-{
-	const __m512i poly = _mm512_set_epi64(0, 0x87, 0, 0x87, 0, 0x87, 0, 0x87);
-	__m512i out = _mm512_srli_epi64(t, 60);
+ * Each 128-bit lane times x^n (n <= 56, a literal): the 64-bit halves
+ * shifted, the bits the low half loses carried into the high half, those the
+ * high half loses times 0x87 (VPCLMULQDQ, at most n + 7 bits, so no second
+ * reduction) into the low half. */
+#define CAMZ_MUL_XN(t, n) \
+	_mm512_ternarylogic_epi64(_mm512_slli_epi64((t), (n)), _mm512_bslli_epi128(_mm512_srli_epi64((t), 64 - (n)), 8), \
+	                          _mm512_clmulepi64_epi128(_mm512_srli_epi64((t), 64 - (n)), \
+	                                                   _mm512_set_epi64(0, 0x87, 0, 0x87, 0, 0x87, 0, 0x87), 0x01), 0x96)
 
-	return _mm512_ternarylogic_epi64(_mm512_slli_epi64(t, 4), _mm512_bslli_epi128(out, 8),
-	                                 _mm512_clmulepi64_epi128(out, poly, 0x01), 0x96);
-}
-
-/* The tweaks of the 64 blocks from t on in tw[0..15], and t times x^64 in tw[16]. */
+/* The tweaks of the 64 blocks from t on in tw[0..15], and t times x^64 in
+ * tw[16]: each from tw[0] in at most two steps (x^4, x^8, x^12, then x^16,
+ * x^32, x^48), not a chain of sixteen. */
 CAMZ_FN void camz_tweaks(__m512i tw[17], __m128i t, __m128i mask)
 {
 	__m128i t1 = bc_x86_xts_mul_x(t, mask), t2 = bc_x86_xts_mul_x(t1, mask), t3 = bc_x86_xts_mul_x(t2, mask);
 
 	tw[0] = _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_set_m128i(t1, t)), _mm256_set_m128i(t3, t2), 1);
-	for (int r = 1; r < 17; r++)
-		tw[r] = camz_mul_x4(tw[r - 1]);
+	tw[1] = CAMZ_MUL_XN(tw[0], 4);
+	tw[2] = CAMZ_MUL_XN(tw[0], 8);
+	tw[3] = CAMZ_MUL_XN(tw[0], 12);
+	CAMZ_UNROLL
+	for (int r = 0; r < 4; r++) {
+		tw[4 + r] = CAMZ_MUL_XN(tw[r], 16);
+		tw[8 + r] = CAMZ_MUL_XN(tw[r], 32);
+		tw[12 + r] = CAMZ_MUL_XN(tw[r], 48);
+	}
+	tw[16] = CAMZ_MUL_XN(tw[12], 16);
 }
 
 /* One block: dst = E(src ^ t) ^ t (or D). */
@@ -457,7 +464,7 @@ CAMZ_FN void camz_xts(const struct camz_xts_key *key, int enc, const uint8_t *iv
 	const __m128i mask = bc_x86_xts_mask();
 	const size_t r = len % 16, bulk = r ? len - r - 16 : len;
 	__m512i b[16], tw[17];
-	uint8_t t[16], tt[64 * 17];
+	uint8_t t[16];
 	__m128i tv;
 
 	camz_one(&key->k2.enc, key->k2.groups, t, iv);
@@ -473,10 +480,9 @@ CAMZ_FN void camz_xts(const struct camz_xts_key *key, int enc, const uint8_t *iv
 		for (int i = 0; i < 16; i++)
 			b[i] = _mm512_xor_si512(b[i], tw[i]);
 		camz_store(dst, b, m);
-		/* the next tweak: number m / 16 of this pass (a public index) */
-		for (int i = 0; i < 17; i++)
-			_mm512_storeu_si512((void *)(tt + 64 * i), tw[i]);
-		tv = _mm_loadu_si128((const __m128i *)(void *)(tt + m));
+		/* the next tweak: number j = m / 16 of this pass, lane j % 4 of tw[j / 4]
+		 * moved down (j a public index) */
+		tv = _mm512_castsi512_si128(_mm512_maskz_compress_epi64((__mmask8)(3u << (m / 16 % 4 * 2)), tw[m / 64]));
 		src += m;
 		dst += m;
 		left -= m;
@@ -497,7 +503,6 @@ CAMZ_FN void camz_xts(const struct camz_xts_key *key, int enc, const uint8_t *iv
 	/* the tweaks come from E_K2(iv): key-derived */
 	bc_wipe(b, sizeof(b));
 	bc_wipe(tw, sizeof(tw));
-	bc_wipe(tt, sizeof(tt));
 	bc_wipe(t, sizeof(t));
 }
 
