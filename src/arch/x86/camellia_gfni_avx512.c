@@ -131,20 +131,20 @@ CAMZ_FN void camz_f(__m512i d[8], const __m512i x[8], const uint32_t k[8])
 	__m512i z7 = CAMZ_SBOX(x[7], CAMZ_PRE, CAMZ_POST1, 0x6e);
 	__m512i u0 = _mm512_xor_si512(z0, z6), u1 = _mm512_xor_si512(z1, z7);
 	__m512i u2 = _mm512_xor_si512(z2, z4), u3 = _mm512_xor_si512(z3, z5);
-	/* w_i = u_i ^ v_{i+1}, v_j = z_{4+j} ^ u_j */
-	__m512i w0 = CAMZ_XOR3(u0, u1, z5), w1 = CAMZ_XOR3(u1, u2, z6);
-	__m512i w2 = CAMZ_XOR3(u2, u3, z7), w3 = CAMZ_XOR3(u3, u0, z4);
-	/* t_i = v_i ^ w_{i+2} */
-	__m512i t0 = CAMZ_XOR3(z4, u0, w2), t1 = CAMZ_XOR3(z5, u1, w3);
-	__m512i t2 = CAMZ_XOR3(z6, u2, w0), t3 = CAMZ_XOR3(z7, u3, w1);
+	/* w_i = u_i ^ v_{i+1}, v_j = z_{4+j} ^ u_j; t_i = v_i ^ w_{i+2}: the even
+	 * w and t first and each consumed at once, fewer values live */
+	__m512i w0 = CAMZ_XOR3(u0, u1, z5), w2 = CAMZ_XOR3(u2, u3, z7);
 
-	d[0] = CAMZ_XOR3(d[0], t0, CAMZ_B(k[0]));
-	d[1] = CAMZ_XOR3(d[1], t1, CAMZ_B(k[1]));
-	d[2] = CAMZ_XOR3(d[2], t2, CAMZ_B(k[2]));
-	d[3] = CAMZ_XOR3(d[3], t3, CAMZ_B(k[3]));
+	d[0] = CAMZ_XOR3(d[0], CAMZ_XOR3(z4, u0, w2), CAMZ_B(k[0]));
+	d[2] = CAMZ_XOR3(d[2], CAMZ_XOR3(z6, u2, w0), CAMZ_B(k[2]));
 	d[4] = CAMZ_XOR3(d[4], w0, CAMZ_B(k[4]));
-	d[5] = CAMZ_XOR3(d[5], w1, CAMZ_B(k[5]));
 	d[6] = CAMZ_XOR3(d[6], w2, CAMZ_B(k[6]));
+
+	__m512i w1 = CAMZ_XOR3(u1, u2, z6), w3 = CAMZ_XOR3(u3, u0, z4);
+
+	d[1] = CAMZ_XOR3(d[1], CAMZ_XOR3(z5, u1, w3), CAMZ_B(k[1]));
+	d[3] = CAMZ_XOR3(d[3], CAMZ_XOR3(z7, u3, w1), CAMZ_B(k[3]));
+	d[5] = CAMZ_XOR3(d[5], w1, CAMZ_B(k[5]));
 	d[7] = CAMZ_XOR3(d[7], w3, CAMZ_B(k[7]));
 }
 
