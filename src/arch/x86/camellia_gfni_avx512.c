@@ -11,6 +11,8 @@
 #define CAMZ_TARGET "gfni,vpclmulqdq,pclmul,avx512f,avx512bw,avx2,avx,sse4.1,ssse3"
 #define CAMZ_FN static inline __attribute__((always_inline, target(CAMZ_TARGET)))
 #define CAMZ_API static __attribute__((target(CAMZ_TARGET)))
+/* every loop over the sliced registers unrolled, so that they stay in registers */
+#define CAMZ_UNROLL _Pragma("GCC unroll 16")
 
 /*
  * The S-boxes. camellia_generic.c derives s1(x) = B * inv(A * (x + 0xc5)) + 0x6e
@@ -85,16 +87,20 @@ CAMZ_FN void camz_slice_steps(__m512i a[16], int inverse)
 {
 	const __m512i sh = _mm512_broadcast_i32x4(_mm_setr_epi8(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15));
 
+	CAMZ_UNROLL
 	for (int s = 0; s < 3; s++) {
 		int step = inverse ? 2 - s : s;
 
 		if (step == 0)
+			CAMZ_UNROLL
 			for (int g = 0; g < 4; g++)
 				camz_t4(&a[4 * g], &a[4 * g + 1], &a[4 * g + 2], &a[4 * g + 3]);
 		else if (step == 1)
+			CAMZ_UNROLL
 			for (int r = 0; r < 16; r++)
 				a[r] = _mm512_shuffle_epi8(a[r], sh);
 		else
+			CAMZ_UNROLL
 			for (int p = 0; p < 4; p++)
 				camz_t4(&a[p], &a[4 + p], &a[8 + p], &a[12 + p]);
 	}
@@ -125,20 +131,20 @@ CAMZ_FN void camz_f(__m512i d[8], const __m512i x[8], const uint32_t k[8])
 	__m512i z7 = CAMZ_SBOX(x[7], CAMZ_PRE, CAMZ_POST1, 0x6e);
 	__m512i u0 = _mm512_xor_si512(z0, z6), u1 = _mm512_xor_si512(z1, z7);
 	__m512i u2 = _mm512_xor_si512(z2, z4), u3 = _mm512_xor_si512(z3, z5);
-	/* w_i = u_i ^ v_{i+1}, v_j = z_{4+j} ^ u_j */
-	__m512i w0 = CAMZ_XOR3(u0, u1, z5), w1 = CAMZ_XOR3(u1, u2, z6);
-	__m512i w2 = CAMZ_XOR3(u2, u3, z7), w3 = CAMZ_XOR3(u3, u0, z4);
-	/* t_i = v_i ^ w_{i+2} */
-	__m512i t0 = CAMZ_XOR3(z4, u0, w2), t1 = CAMZ_XOR3(z5, u1, w3);
-	__m512i t2 = CAMZ_XOR3(z6, u2, w0), t3 = CAMZ_XOR3(z7, u3, w1);
+	/* w_i = u_i ^ v_{i+1}, v_j = z_{4+j} ^ u_j; t_i = v_i ^ w_{i+2}: the even
+	 * w and t first and each consumed at once, fewer values live */
+	__m512i w0 = CAMZ_XOR3(u0, u1, z5), w2 = CAMZ_XOR3(u2, u3, z7);
 
-	d[0] = CAMZ_XOR3(d[0], t0, CAMZ_B(k[0]));
-	d[1] = CAMZ_XOR3(d[1], t1, CAMZ_B(k[1]));
-	d[2] = CAMZ_XOR3(d[2], t2, CAMZ_B(k[2]));
-	d[3] = CAMZ_XOR3(d[3], t3, CAMZ_B(k[3]));
+	d[0] = CAMZ_XOR3(d[0], CAMZ_XOR3(z4, u0, w2), CAMZ_B(k[0]));
+	d[2] = CAMZ_XOR3(d[2], CAMZ_XOR3(z6, u2, w0), CAMZ_B(k[2]));
 	d[4] = CAMZ_XOR3(d[4], w0, CAMZ_B(k[4]));
-	d[5] = CAMZ_XOR3(d[5], w1, CAMZ_B(k[5]));
 	d[6] = CAMZ_XOR3(d[6], w2, CAMZ_B(k[6]));
+
+	__m512i w1 = CAMZ_XOR3(u1, u2, z6), w3 = CAMZ_XOR3(u3, u0, z4);
+
+	d[1] = CAMZ_XOR3(d[1], CAMZ_XOR3(z5, u1, w3), CAMZ_B(k[1]));
+	d[3] = CAMZ_XOR3(d[3], CAMZ_XOR3(z7, u3, w1), CAMZ_B(k[3]));
+	d[5] = CAMZ_XOR3(d[5], w1, CAMZ_B(k[5]));
 	d[7] = CAMZ_XOR3(d[7], w3, CAMZ_B(k[7]));
 }
 
@@ -149,8 +155,10 @@ CAMZ_FN void camz_fl_r(__m512i x[8], const uint32_t k[8])
 {
 	__m512i a[4];
 
+	CAMZ_UNROLL
 	for (int i = 0; i < 4; i++)
 		a[i] = _mm512_and_epi32(x[i], CAMZ_B(k[i]));
+	CAMZ_UNROLL
 	for (int i = 0; i < 4; i++)
 		x[4 + i] = CAMZ_XOR_OR(x[4 + i], _mm512_add_epi8(a[i], a[i]),
 		                       _mm512_gf2p8affine_epi64_epi8(a[(i + 1) & 3], _mm512_set1_epi64(CAMZ_SHR7), 0));
@@ -159,6 +167,7 @@ CAMZ_FN void camz_fl_r(__m512i x[8], const uint32_t k[8])
 /* XL ^= XR | kR */
 CAMZ_FN void camz_fl_l(__m512i x[8], const uint32_t k[8])
 {
+	CAMZ_UNROLL
 	for (int i = 0; i < 4; i++)
 		x[i] = CAMZ_XOR_OR(x[i], x[4 + i], CAMZ_B(k[4 + i]));
 }
@@ -166,26 +175,30 @@ CAMZ_FN void camz_fl_l(__m512i x[8], const uint32_t k[8])
 /* XOR of 8 key bytes into a half */
 CAMZ_FN void camz_xor8(__m512i x[8], const uint32_t k[8])
 {
+	CAMZ_UNROLL
 	for (int i = 0; i < 8; i++)
 		x[i] = _mm512_xor_epi32(x[i], CAMZ_B(k[i]));
 }
 
 /* Up to 64 blocks in b[] (block 4r + L in lane L of b[r]) through the cipher
- * (s: the encryption or decryption program). Out of line: every mode calls
- * this one body. */
-static __attribute__((noinline, target(CAMZ_TARGET)))
-void camz_pass(const struct camz_sched *s, unsigned groups, __m512i b[16])
+ * (s: the encryption or decryption program), groups a constant so that every
+ * loop unrolls and the 16 state registers stay in registers. */
+CAMZ_FN void camz_body(const struct camz_sched *s, const unsigned groups, __m512i b[16])
 {
 	__m512i x[16];
 	const uint32_t (*rk)[8] = s->rk;
 
 	camz_slice_steps(b, 0);
+	CAMZ_UNROLL
 	for (int q = 0; q < 4; q++)
+		CAMZ_UNROLL
 		for (int p = 0; p < 4; p++)
 			x[4 * p + q] = b[4 * q + p];
 	camz_xor8(x, s->in[0]);
 	camz_xor8(x + 8, s->in[1]);
+	CAMZ_UNROLL
 	for (unsigned g = 0; g < groups; g++) {
+		CAMZ_UNROLL
 		for (int r = 0; r < 3; r++, rk += 2) {
 			camz_f(x + 8, x, rk[0]);
 			camz_f(x, x + 8, rk[1]);
@@ -201,10 +214,22 @@ void camz_pass(const struct camz_sched *s, unsigned groups, __m512i b[16])
 	}
 	camz_xor8(x + 8, s->out);
 	/* the output block is (D2 ^ kw3) || (D1 ^ kw4) */
+	CAMZ_UNROLL
 	for (int q = 0; q < 4; q++)
+		CAMZ_UNROLL
 		for (int p = 0; p < 4; p++)
 			b[4 * q + p] = x[4 * (p ^ 2) + q];
 	camz_slice_steps(b, 1);
+}
+
+/* Out of line: every mode calls this one body. */
+static __attribute__((noinline, target(CAMZ_TARGET)))
+void camz_pass(const struct camz_sched *s, unsigned groups, __m512i b[16])
+{
+	if (groups == 3)
+		camz_body(s, 3, b);
+	else
+		camz_body(s, 4, b);
 }
 
 /* ---- loads and stores of up to a pass: byte masks, nothing touched past len ---- */
@@ -383,26 +408,33 @@ CAMZ_API int camz_ctr_crypt(const void *ctx, uint8_t *iv, const uint8_t *src, ui
 }
 
 /* ---- XTS: tweaks in registers, ciphertext stealing at the end --------------------------
- * Each 128-bit lane times x^4: the 64-bit halves shifted, the bits the low
- * half loses carried into the high half, those the high half loses times
- * 0x87 (VPCLMULQDQ) into the low half. */
-CAMZ_FN __m512i camz_mul_x4(__m512i t)
-{
-	const __m512i poly = _mm512_set_epi64(0, 0x87, 0, 0x87, 0, 0x87, 0, 0x87);
-	__m512i out = _mm512_srli_epi64(t, 60);
+ * Each 128-bit lane times x^n (n <= 56, a literal): the 64-bit halves
+ * shifted, the bits the low half loses carried into the high half, those the
+ * high half loses times 0x87 (VPCLMULQDQ, at most n + 7 bits, so no second
+ * reduction) into the low half. */
+#define CAMZ_MUL_XN(t, n) \
+	_mm512_ternarylogic_epi64(_mm512_slli_epi64((t), (n)), _mm512_bslli_epi128(_mm512_srli_epi64((t), 64 - (n)), 8), \
+	                          _mm512_clmulepi64_epi128(_mm512_srli_epi64((t), 64 - (n)), \
+	                                                   _mm512_set_epi64(0, 0x87, 0, 0x87, 0, 0x87, 0, 0x87), 0x01), 0x96)
 
-	return _mm512_ternarylogic_epi64(_mm512_slli_epi64(t, 4), _mm512_bslli_epi128(out, 8),
-	                                 _mm512_clmulepi64_epi128(out, poly, 0x01), 0x96);
-}
-
-/* The tweaks of the 64 blocks from t on in tw[0..15], and t times x^64 in tw[16]. */
+/* The tweaks of the 64 blocks from t on in tw[0..15], and t times x^64 in
+ * tw[16]: each from tw[0] in at most two steps (x^4, x^8, x^12, then x^16,
+ * x^32, x^48), not a chain of sixteen. */
 CAMZ_FN void camz_tweaks(__m512i tw[17], __m128i t, __m128i mask)
 {
 	__m128i t1 = bc_x86_xts_mul_x(t, mask), t2 = bc_x86_xts_mul_x(t1, mask), t3 = bc_x86_xts_mul_x(t2, mask);
 
 	tw[0] = _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_set_m128i(t1, t)), _mm256_set_m128i(t3, t2), 1);
-	for (int r = 1; r < 17; r++)
-		tw[r] = camz_mul_x4(tw[r - 1]);
+	tw[1] = CAMZ_MUL_XN(tw[0], 4);
+	tw[2] = CAMZ_MUL_XN(tw[0], 8);
+	tw[3] = CAMZ_MUL_XN(tw[0], 12);
+	CAMZ_UNROLL
+	for (int r = 0; r < 4; r++) {
+		tw[4 + r] = CAMZ_MUL_XN(tw[r], 16);
+		tw[8 + r] = CAMZ_MUL_XN(tw[r], 32);
+		tw[12 + r] = CAMZ_MUL_XN(tw[r], 48);
+	}
+	tw[16] = CAMZ_MUL_XN(tw[12], 16);
 }
 
 /* One block: dst = E(src ^ t) ^ t (or D). */
@@ -432,7 +464,7 @@ CAMZ_FN void camz_xts(const struct camz_xts_key *key, int enc, const uint8_t *iv
 	const __m128i mask = bc_x86_xts_mask();
 	const size_t r = len % 16, bulk = r ? len - r - 16 : len;
 	__m512i b[16], tw[17];
-	uint8_t t[16], tt[64 * 17];
+	uint8_t t[16];
 	__m128i tv;
 
 	camz_one(&key->k2.enc, key->k2.groups, t, iv);
@@ -448,10 +480,9 @@ CAMZ_FN void camz_xts(const struct camz_xts_key *key, int enc, const uint8_t *iv
 		for (int i = 0; i < 16; i++)
 			b[i] = _mm512_xor_si512(b[i], tw[i]);
 		camz_store(dst, b, m);
-		/* the next tweak: number m / 16 of this pass (a public index) */
-		for (int i = 0; i < 17; i++)
-			_mm512_storeu_si512((void *)(tt + 64 * i), tw[i]);
-		tv = _mm_loadu_si128((const __m128i *)(void *)(tt + m));
+		/* the next tweak: number j = m / 16 of this pass, lane j % 4 of tw[j / 4]
+		 * moved down (j a public index) */
+		tv = _mm512_castsi512_si128(_mm512_maskz_compress_epi64((__mmask8)(3u << (m / 16 % 4 * 2)), tw[m / 64]));
 		src += m;
 		dst += m;
 		left -= m;
@@ -472,7 +503,6 @@ CAMZ_FN void camz_xts(const struct camz_xts_key *key, int enc, const uint8_t *iv
 	/* the tweaks come from E_K2(iv): key-derived */
 	bc_wipe(b, sizeof(b));
 	bc_wipe(tw, sizeof(tw));
-	bc_wipe(tt, sizeof(tt));
 	bc_wipe(t, sizeof(t));
 }
 
