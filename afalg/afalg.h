@@ -9,6 +9,7 @@
 #include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/single_threaded.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 
@@ -26,6 +27,7 @@ enum afalg_type { AFALG_NONE, AFALG_SKCIPHER, AFALG_AEAD, AFALG_HASH };
 struct afalg_sock {
 	pthread_mutex_t lock;          /* the kernel's lock_sock */
 	pthread_cond_t data;           /* a sender came (a blocked reader waits on it) */
+	int waiters;                   /* readers blocked on data: a sender with none has nothing to wake */
 	int refs;                      /* atomic: descriptors, children and callers in flight */
 	enum afalg_kind kind;
 	enum afalg_type type;
@@ -55,6 +57,10 @@ struct afalg_sock {
 	uint8_t *reply;
 	size_t replylen;
 };
+
+/* Until a second thread starts, the reference counts and the descriptor table's slot locks are plain memory:
+ * a locked instruction costs about as much as the rest of a small request (pthread_create orders what came before). */
+#define AFALG_SINGLE_THREADED() (__libc_single_threaded != 0)
 
 /* Whether to emulate after the real socket() failed with err (or always, BLOCKCRYPT_AFALG=always). */
 int afalg_should_emulate(int err);

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/netlink.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,18 +54,7 @@ static struct {
 
 static int always;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
-static pthread_mutex_t tab_lock = PTHREAD_MUTEX_INITIALIZER;
-
-/* A fork while another thread holds the table must not leave the child's copy locked for ever. */
-static void fork_prepare(void)
-{
-	pthread_mutex_lock(&tab_lock);
-}
-
-static void fork_done(void)
-{
-	pthread_mutex_unlock(&tab_lock);
-}
+static void fork_child(void);
 
 /* dlsym hands back void *; the conversion to the exact prototype goes through memcpy */
 #define RESOLVE(f) do { void *p = dlsym(RTLD_NEXT, #f); memcpy(&real.f, &p, sizeof(p)); } while (0)
@@ -102,7 +92,7 @@ static void resolve(void)
 	RESOLVE(__recvfrom_chk);
 	if (!real.fcntl64)
 		real.fcntl64 = real.fcntl;
-	pthread_atfork(fork_prepare, fork_done, fork_done);
+	pthread_atfork(NULL, NULL, fork_child);
 }
 
 #define REAL(f) (pthread_once(&once, resolve), real.f)
@@ -115,53 +105,96 @@ int afalg_should_emulate(int err)
 
 /* ---- the descriptor table: which descriptors are emulated sockets --------------------------------------- */
 
-static struct afalg_sock **tab;
-static size_t tab_n;
+/* Pages of slots indexed by descriptor, allocated when first needed and never freed, so that finding a socket
+ * takes no global lock: each slot holds its socket's address with bit 0 as the slot's own lock, held only while
+ * the reference is taken (a close in another thread cannot free the socket in between). */
+#define TAB_SHIFT 10
+#define TAB_PAGE (1u << TAB_SHIFT)
+#define TAB_PAGES 1024u   /* descriptors below 2^20, the kernel's default nr_open */
+#define SLOT_LOCKED ((uintptr_t)1)
+
+static uintptr_t *tab[TAB_PAGES];
 static int tab_live;   /* atomic: entries in use; 0 lets every other descriptor pass straight through */
+
+static uintptr_t *slot_of(int fd)
+{
+	uintptr_t *page;
+
+	if (fd < 0 || (unsigned)fd >= TAB_PAGE * TAB_PAGES)
+		return NULL;
+	page = __atomic_load_n(&tab[(unsigned)fd >> TAB_SHIFT], __ATOMIC_ACQUIRE);
+	return page ? page + ((unsigned)fd & (TAB_PAGE - 1)) : NULL;
+}
+
+/* The slot's socket (or 0), the slot left locked. */
+static uintptr_t slot_lock(uintptr_t *slot)
+{
+	uintptr_t v = __atomic_load_n(slot, __ATOMIC_RELAXED);
+
+	if (AFALG_SINGLE_THREADED())
+		return v;
+	for (;;) {
+		if (v & SLOT_LOCKED) {
+			sched_yield();   /* the holder may have lost its CPU */
+			v = __atomic_load_n(slot, __ATOMIC_RELAXED);
+		} else if (__atomic_compare_exchange_n(slot, &v, v | SLOT_LOCKED, 1, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+			return v;
+		}
+	}
+}
+
+static void slot_unlock(uintptr_t *slot, struct afalg_sock *s)
+{
+	__atomic_store_n(slot, (uintptr_t)s, __ATOMIC_RELEASE);
+}
+
+/* A fork in the middle of another thread's lookup: the child has no such thread, its slots are free. */
+static void fork_child(void)
+{
+	for (unsigned i = 0; i < TAB_PAGES; i++)
+		if (tab[i])
+			for (unsigned j = 0; j < TAB_PAGE; j++)
+				tab[i][j] &= ~SLOT_LOCKED;
+}
 
 /* The socket behind fd with a reference for the caller, or NULL. */
 static struct afalg_sock *lookup(int fd)
 {
-	struct afalg_sock *s = NULL;
+	uintptr_t *slot;
+	struct afalg_sock *s;
 
-	if (fd < 0 || !__atomic_load_n(&tab_live, __ATOMIC_ACQUIRE))
+	if (!__atomic_load_n(&tab_live, __ATOMIC_ACQUIRE) || !(slot = slot_of(fd)) ||
+	    !__atomic_load_n(slot, __ATOMIC_RELAXED))
 		return NULL;
-	pthread_mutex_lock(&tab_lock);
-	if ((size_t)fd < tab_n && tab[fd]) {
-		s = tab[fd];
+	s = (struct afalg_sock *)slot_lock(slot);
+	if (s)
 		afalg_sock_get(s);
-	}
-	pthread_mutex_unlock(&tab_lock);
+	slot_unlock(slot, s);
 	return s;
 }
 
 /* fd now names s (the table takes a reference of its own); what it named before is dropped. */
 static int attach(int fd, struct afalg_sock *s)
 {
-	struct afalg_sock *old = NULL;
+	uintptr_t *slot = slot_of(fd), *page, *none = NULL;
+	struct afalg_sock *old;
 
-	pthread_mutex_lock(&tab_lock);
-	if ((size_t)fd >= tab_n) {
-		size_t n = tab_n ? tab_n : 64;
-		struct afalg_sock **t;
-
-		while (n <= (size_t)fd)
-			n *= 2;
-		t = realloc(tab, n * sizeof(*t));
-		if (!t) {
-			pthread_mutex_unlock(&tab_lock);
+	if (!slot) {
+		if (fd < 0 || (unsigned)fd >= TAB_PAGE * TAB_PAGES)
+			return -EMFILE;
+		page = calloc(TAB_PAGE, sizeof(*page));
+		if (!page)
 			return -ENOMEM;
-		}
-		memset(t + tab_n, 0, (n - tab_n) * sizeof(*t));
-		tab = t;
-		tab_n = n;
+		if (!__atomic_compare_exchange_n(&tab[(unsigned)fd >> TAB_SHIFT], &none, page, 0, __ATOMIC_ACQ_REL,
+		                                 __ATOMIC_ACQUIRE))
+			free(page);   /* another thread's page is there */
+		slot = slot_of(fd);
 	}
-	old = tab[fd];
+	old = (struct afalg_sock *)slot_lock(slot);
 	afalg_sock_get(s);
-	tab[fd] = s;
 	if (!old)
 		__atomic_add_fetch(&tab_live, 1, __ATOMIC_RELEASE);
-	pthread_mutex_unlock(&tab_lock);
+	slot_unlock(slot, s);
 	if (old)
 		afalg_sock_put(old);
 	return 0;
@@ -169,17 +202,16 @@ static int attach(int fd, struct afalg_sock *s)
 
 static void detach(int fd)
 {
-	struct afalg_sock *old = NULL;
+	uintptr_t *slot;
+	struct afalg_sock *old;
 
-	if (fd < 0 || !__atomic_load_n(&tab_live, __ATOMIC_ACQUIRE))
+	if (!__atomic_load_n(&tab_live, __ATOMIC_ACQUIRE) || !(slot = slot_of(fd)) ||
+	    !__atomic_load_n(slot, __ATOMIC_RELAXED))
 		return;
-	pthread_mutex_lock(&tab_lock);
-	if ((size_t)fd < tab_n && tab[fd]) {
-		old = tab[fd];
-		tab[fd] = NULL;
+	old = (struct afalg_sock *)slot_lock(slot);
+	if (old)
 		__atomic_sub_fetch(&tab_live, 1, __ATOMIC_RELEASE);
-	}
-	pthread_mutex_unlock(&tab_lock);
+	slot_unlock(slot, NULL);
 	if (old)
 		afalg_sock_put(old);
 }

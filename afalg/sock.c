@@ -30,7 +30,10 @@ struct afalg_sock *afalg_sock_new(enum afalg_kind kind)
 
 void afalg_sock_get(struct afalg_sock *s)
 {
-	__atomic_add_fetch(&s->refs, 1, __ATOMIC_RELAXED);
+	if (AFALG_SINGLE_THREADED())
+		s->refs++;
+	else
+		__atomic_add_fetch(&s->refs, 1, __ATOMIC_RELAXED);
 }
 
 static void drop_tfm(struct afalg_sock *s)
@@ -47,7 +50,7 @@ static void drop_tfm(struct afalg_sock *s)
 
 void afalg_sock_put(struct afalg_sock *s)
 {
-	if (__atomic_sub_fetch(&s->refs, 1, __ATOMIC_ACQ_REL))
+	if (AFALG_SINGLE_THREADED() ? --s->refs : __atomic_sub_fetch(&s->refs, 1, __ATOMIC_ACQ_REL))
 		return;
 	drop_tfm(s);
 	bc_shash_free(s->hs);
@@ -476,7 +479,8 @@ ssize_t afalg_send(struct afalg_sock *s, const struct msghdr *msg, int flags)
 		s->used += msg->msg_iov[i].iov_len;
 	}
 	s->more = !!(flags & MSG_MORE);
-	pthread_cond_broadcast(&s->data);
+	if (s->waiters)
+		pthread_cond_broadcast(&s->data);
 	pthread_mutex_unlock(&s->lock);
 	return (ssize_t)size;
 out:
@@ -492,7 +496,9 @@ static int wait_data(struct afalg_sock *s, int fd, int flags, size_t min)
 	while (!(s->init && (!s->more || (min && s->used >= min)))) {
 		if ((flags & MSG_DONTWAIT) || (fcntl(fd, F_GETFL) & O_NONBLOCK))
 			return -EAGAIN;
+		s->waiters++;
 		pthread_cond_wait(&s->data, &s->lock);
+		s->waiters--;
 	}
 	return 0;
 }

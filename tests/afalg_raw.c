@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "afalg_op.h"
@@ -389,6 +390,76 @@ static void test_threads(void)
 	CHECK(count_fds() == before, "descriptors before %d, after %d", before, count_fds());
 }
 
+/* One xts(aes) request on op checked against the library: 0 if right. */
+static int xts_once(int op, bc_skcipher *d, size_t len)
+{
+	uint8_t iv[16] = { 7 }, iv2[16] = { 7 }, pt[512], ct[512], got[512];
+
+	for (size_t j = 0; j < len; j++)
+		pt[j] = (uint8_t)(j * 3);
+	bc_skcipher_encrypt(d, iv2, pt, ct, len);
+	return afalg_send_op(op, ALG_OP_ENCRYPT, iv, 16, -1, pt, len, 0) == (ssize_t)len && rd(op, got, len) == (ssize_t)len &&
+	       !memcmp(got, ct, len) ? 0 : -1;
+}
+
+struct fork_arg {
+	int op, stop;
+	bc_skcipher *d;
+};
+
+/* Finds the socket behind the descriptor over and over (an op socket has no name: -EOPNOTSUPP, the socket untouched). */
+static void *fork_busy(void *arg)
+{
+	struct fork_arg *a = arg;
+	uintptr_t bad = 0;
+	struct sockaddr_alg sa;
+	socklen_t len;
+
+	while (!__atomic_load_n(&a->stop, __ATOMIC_ACQUIRE)) {
+		len = sizeof(sa);
+		bad += getsockname(a->op, (struct sockaddr *)&sa, &len) != -1 || errno != EOPNOTSUPP;
+	}
+	return (void *)bad;
+}
+
+/* A fork while another thread is finding the same socket in the descriptor table: the child's copy of it works and
+ * does not hang. */
+static void test_fork(void)
+{
+	uint8_t key[64];
+	struct fork_arg a = { 0 };
+	pthread_t t;
+	void *bad;
+	int tfm = tfm_open("skcipher", "xts(aes)"), op, status, child_bad = 0;
+
+	set_context("fork");
+	for (int i = 0; i < 64; i++)
+		key[i] = (uint8_t)(i + 5);
+	setkey(tfm, key, 64);
+	bc_skcipher_alloc(&a.d, "xts(aes)");
+	bc_skcipher_setkey(a.d, key, 64);
+	a.op = op = accept(tfm, NULL, NULL);
+	CHECK(xts_once(op, a.d, 512) == 0, "before fork");
+	pthread_create(&t, NULL, fork_busy, &a);
+	for (int i = 0; i < 50; i++) {
+		pid_t pid = fork();
+
+		if (!pid) {
+			alarm(5);
+			_exit(xts_once(op, a.d, 128) ? 1 : 0);
+		}
+		child_bad += pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status);
+	}
+	__atomic_store_n(&a.stop, 1, __ATOMIC_RELEASE);
+	pthread_join(t, &bad);
+	CHECK(child_bad == 0, "%d children failed or hung", child_bad);
+	CHECK(bad == NULL, "%lu wrong results in the parent's thread", (unsigned long)(uintptr_t)bad);
+	CHECK(xts_once(op, a.d, 512) == 0, "after fork");
+	close(op);
+	close(tfm);
+	bc_skcipher_free(a.d);
+}
+
 int main(void)
 {
 	test_init();
@@ -414,5 +485,6 @@ int main(void)
 	test_hash("cmac(aes)", 1);
 	test_errors();
 	test_threads();
+	test_fork();
 	return test_summary("afalg_raw");
 }
