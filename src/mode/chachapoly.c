@@ -9,6 +9,7 @@
 struct cp_ctx {
 	const struct bc_skcipher_alg *chacha;
 	uint8_t salt[4];
+	int poly_wide;   /* bc_poly1305_wide(), asked once at allocation */
 };
 #define CP_OFF bc_ctx_round(sizeof(struct cp_ctx))
 #define CP_SALT 4
@@ -25,6 +26,7 @@ static const void *chacha_ctx(const void *ctx)
 static void cp_init(void *ctx, const struct bc_aead_alg *self)
 {
 	((struct cp_ctx *)ctx)->chacha = self->inner;
+	((struct cp_ctx *)ctx)->poly_wide = bc_poly1305_wide();
 	bc_init_inner(self->inner, bc_ctx_at(ctx, CP_OFF));
 }
 
@@ -89,7 +91,7 @@ static void cp_start(const struct cp_ctx *t, const uint8_t *iv, size_t ivlen, co
 	memcpy(civ + 4, t->salt, saltlen);
 	memcpy(civ + 4 + saltlen, iv, ivlen);
 	t->chacha->encrypt(chacha_ctx(t), civ, zero, blk, sizeof(blk));
-	bc_poly1305_init(p, blk);
+	bc_poly1305_init(p, blk, t->poly_wide);
 	bc_wipe(blk, sizeof(blk));
 	bc_poly1305_update(p, ad, adlen);
 	bc_poly1305_pad16(p);
