@@ -24,13 +24,15 @@ struct bc_poly1305 {
 	uint8_t buf[16];
 	size_t used;
 #if defined(BC_POLY1305_IFMA)
-	/* r^8 (lane 0) down to r^1 (lane 7): limbs 0-2, then 20 times limbs 1
-	 * and 2; made the first time a run is long enough, wiped with the rest */
-	uint64_t pw[5][8];
+	/* r^8 (lane 0) down to r^1 (lane 7), and r^16: limbs 0-2, then 20
+	 * times limbs 1 and 2; made the first time a run is long enough, wiped
+	 * with the rest */
+	uint64_t pw[5][8], r16[5];
 	int wide;   /* 0: the portable code alone; 1: IFMA too; 2: and pw made */
 #endif
 };
-/* Eight blocks or a multiple (n), all with the 2^128 bit, into p->h; pw made. */
+/* Sixteen blocks or more, a multiple of eight (n), all with the 2^128 bit,
+ * into p->h; pw and r16 made. */
 void bc_poly1305_blocks_ifma(struct bc_poly1305 *p, const uint8_t *m, size_t n);
 #else
 struct bc_poly1305 {

@@ -75,10 +75,10 @@ int bc_poly1305_wide(void)
 	return (bc_cpu_features() & need) == need;
 }
 
-/* pw: r^(8 - j) in lane j */
+/* pw: r^(8 - j) in lane j; r16 */
 static void powers(struct bc_poly1305 *p)
 {
-	uint64_t t[3] = { p->r[0], p->r[1], p->r[2] };
+	uint64_t t[3] = { p->r[0], p->r[1], p->r[2] }, r8[3], s8[2];
 
 	for (int j = 7; j >= 0; j--) {
 		if (j < 7)
@@ -88,7 +88,16 @@ static void powers(struct bc_poly1305 *p)
 		p->pw[3][j] = t[1] * 20;
 		p->pw[4][j] = t[2] * 20;
 	}
+	memcpy(r8, t, sizeof(t));
+	s8[0] = p->pw[3][0];
+	s8[1] = p->pw[4][0];
+	mul(t, r8, s8);
+	memcpy(p->r16, t, sizeof(t));
+	p->r16[3] = t[1] * 20;
+	p->r16[4] = t[2] * 20;
 	bc_wipe(t, sizeof(t));
+	bc_wipe(r8, sizeof(r8));
+	bc_wipe(s8, sizeof(s8));
 }
 
 /* The whole blocks of m, n of them: the wide code takes a multiple of eight. */

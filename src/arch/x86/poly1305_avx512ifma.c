@@ -64,30 +64,50 @@ static inline IFMA_TARGET void load8(__m512i t[3], const uint8_t *m)
 	t[2] = _mm512_or_si512(_mm512_srli_epi64(hi, 24), _mm512_set1_epi64(1ll << 40));
 }
 
-/* Lane j gathers blocks j, j + 8, j + 16, ... by Horner's rule in r^8 (the
- * accumulator enters lane 0 with block 0); at the end lane j is multiplied
- * by r^(8 - j), so the lanes' sum is what one block at a time gives. */
+static inline IFMA_TARGET void add8(__m512i h[3], const uint8_t *m)
+{
+	__m512i t[3];
+
+	load8(t, m);
+	for (int k = 0; k < 3; k++)
+		h[k] = _mm512_add_epi64(h[k], t[k]);
+}
+
+/* Two accumulators a and b (blocks 0-7 and 8-15 of every 16) each gather
+ * their lanes by Horner's rule in r^16, so two chains of products overlap;
+ * p->h enters lane 0 of a with block 0. Then a r^8 + b holds blocks that
+ * lane j must multiply by r^(8 - j) (with a last eight blocks by Horner's
+ * rule in r^8 again), and the lanes' sum is what one block at a time gives. */
 IFMA_TARGET void bc_poly1305_blocks_ifma(struct bc_poly1305 *p, const uint8_t *m, size_t n)
 {
-	__m512i pw[5], r8[5], h[3], t[3];
+	__m512i pw[5], r8[5], r16[5], a[3], b[3];
 	uint64_t g[3];
 
 	for (int k = 0; k < 5; k++) {
 		pw[k] = _mm512_loadu_si512(p->pw[k]);
 		r8[k] = _mm512_set1_epi64((long long)p->pw[k][0]);
+		r16[k] = _mm512_set1_epi64((long long)p->r16[k]);
 	}
-	load8(h, m);
+	load8(a, m);
+	load8(b, m + 128);
 	for (int k = 0; k < 3; k++)
-		h[k] = _mm512_mask_add_epi64(h[k], 1, h[k], _mm512_maskz_set1_epi64(1, (long long)p->h[k]));
-	for (m += 128, n -= 8; n; n -= 8, m += 128) {
-		mul8(h, r8);
-		load8(t, m);
-		for (int k = 0; k < 3; k++)
-			h[k] = _mm512_add_epi64(h[k], t[k]);
+		a[k] = _mm512_add_epi64(a[k], _mm512_maskz_set1_epi64(1, (long long)p->h[k]));
+	for (m += 256, n -= 16; n >= 16; n -= 16, m += 256) {
+		mul8(a, r16);
+		mul8(b, r16);
+		add8(a, m);
+		add8(b, m + 128);
 	}
-	mul8(h, pw);
+	mul8(a, r8);
 	for (int k = 0; k < 3; k++)
-		g[k] = (uint64_t)_mm512_reduce_add_epi64(h[k]);
+		a[k] = _mm512_add_epi64(a[k], b[k]);
+	if (n) {
+		mul8(a, r8);
+		add8(a, m);
+	}
+	mul8(a, pw);
+	for (int k = 0; k < 3; k++)
+		g[k] = (uint64_t)_mm512_reduce_add_epi64(a[k]);
 	/* eight lanes' limbs: below 2^47; back to the portable code's bounds */
 	g[1] += g[0] >> 44; g[0] &= M44;
 	g[2] += g[1] >> 44; g[1] &= M44;
