@@ -75,29 +75,38 @@ int bc_poly1305_wide(void)
 	return (bc_cpu_features() & need) == need;
 }
 
-/* pw: r^(8 - j) in lane j; r16 */
+/* out = a * b, both made by mul (or r) */
+static void mul_pow(uint64_t out[3], const uint64_t a[3], const uint64_t b[3])
+{
+	const uint64_t s[2] = { b[1] * 20, b[2] * 20 };
+
+	memcpy(out, a, 3 * sizeof(*out));
+	mul(out, b, s);
+}
+
+/* pw: r^(8 - j) in lane j; r16. In four steps of independent products
+ * rather than a chain of eight. */
 static void powers(struct bc_poly1305 *p)
 {
-	uint64_t t[3] = { p->r[0], p->r[1], p->r[2] }, r8[3], s8[2];
+	uint64_t pk[9][3];
 
-	for (int j = 7; j >= 0; j--) {
-		if (j < 7)
-			mul(t, p->r, p->s20);
+	memcpy(pk[1], p->r, sizeof(pk[1]));
+	mul_pow(pk[2], pk[1], pk[1]);
+	mul_pow(pk[3], pk[2], pk[1]);
+	mul_pow(pk[4], pk[2], pk[2]);
+	for (int i = 1; i <= 4; i++)
+		mul_pow(pk[4 + i], pk[4], pk[i]);
+	mul_pow(pk[0], pk[8], pk[8]);   /* r^16 */
+	for (int j = 0; j < 8; j++) {
 		for (int k = 0; k < 3; k++)
-			p->pw[k][j] = t[k];
-		p->pw[3][j] = t[1] * 20;
-		p->pw[4][j] = t[2] * 20;
+			p->pw[k][j] = pk[8 - j][k];
+		p->pw[3][j] = pk[8 - j][1] * 20;
+		p->pw[4][j] = pk[8 - j][2] * 20;
 	}
-	memcpy(r8, t, sizeof(t));
-	s8[0] = p->pw[3][0];
-	s8[1] = p->pw[4][0];
-	mul(t, r8, s8);
-	memcpy(p->r16, t, sizeof(t));
-	p->r16[3] = t[1] * 20;
-	p->r16[4] = t[2] * 20;
-	bc_wipe(t, sizeof(t));
-	bc_wipe(r8, sizeof(r8));
-	bc_wipe(s8, sizeof(s8));
+	memcpy(p->r16, pk[0], sizeof(pk[0]));
+	p->r16[3] = pk[0][1] * 20;
+	p->r16[4] = pk[0][2] * 20;
+	bc_wipe(pk, sizeof(pk));
 }
 
 /* The whole blocks of m, n of them: the wide code takes a multiple of eight. */
