@@ -83,11 +83,10 @@ IFMA_TARGET void bc_poly1305_blocks_ifma(struct bc_poly1305 *p, const uint8_t *m
 	__m512i pw[5], r8[5], r16[5], a[3], b[3];
 	uint64_t g[3];
 
-	for (int k = 0; k < 5; k++) {
-		pw[k] = _mm512_loadu_si512(p->pw[k]);
-		r8[k] = _mm512_set1_epi64((long long)p->pw[k][0]);
+	/* r^8 and the lanes' powers read only when needed: in registers
+	 * throughout, with the loop's, they would spill to the stack */
+	for (int k = 0; k < 5; k++)
 		r16[k] = _mm512_set1_epi64((long long)p->r16[k]);
-	}
 	load8(a, m);
 	load8(b, m + 128);
 	for (int k = 0; k < 3; k++)
@@ -98,6 +97,8 @@ IFMA_TARGET void bc_poly1305_blocks_ifma(struct bc_poly1305 *p, const uint8_t *m
 		add8(a, m);
 		add8(b, m + 128);
 	}
+	for (int k = 0; k < 5; k++)
+		r8[k] = _mm512_set1_epi64((long long)p->pw[k][0]);
 	mul8(a, r8);
 	for (int k = 0; k < 3; k++)
 		a[k] = _mm512_add_epi64(a[k], b[k]);
@@ -105,6 +106,8 @@ IFMA_TARGET void bc_poly1305_blocks_ifma(struct bc_poly1305 *p, const uint8_t *m
 		mul8(a, r8);
 		add8(a, m);
 	}
+	for (int k = 0; k < 5; k++)
+		pw[k] = _mm512_loadu_si512(p->pw[k]);
 	mul8(a, pw);
 	for (int k = 0; k < 3; k++)
 		g[k] = (uint64_t)_mm512_reduce_add_epi64(a[k]);
