@@ -18,13 +18,14 @@ static const struct {
 } feature_names[] = {
 	{ "aesni",   BC_CPU_AESNI,     BC_CPU_VAES },
 	{ "pclmul",  BC_CPU_PCLMUL,    BC_CPU_VPCLMUL },
-	{ "avx",     BC_CPU_AVX,       BC_CPU_AVX2 | BC_CPU_VAES | BC_CPU_VPCLMUL | BC_CPU_GFNI | BC_CPU_AVX512 },
-	{ "avx2",    BC_CPU_AVX2,      BC_CPU_VAES | BC_CPU_VPCLMUL | BC_CPU_GFNI | BC_CPU_AVX512 },
+	{ "avx",     BC_CPU_AVX,       BC_CPU_AVX2 | BC_CPU_VAES | BC_CPU_VPCLMUL | BC_CPU_GFNI | BC_CPU_AVX512 | BC_CPU_AVX512IFMA },
+	{ "avx2",    BC_CPU_AVX2,      BC_CPU_VAES | BC_CPU_VPCLMUL | BC_CPU_GFNI | BC_CPU_AVX512 | BC_CPU_AVX512IFMA },
 	{ "vaes",    BC_CPU_VAES,      0 },
 	{ "vpclmul", BC_CPU_VPCLMUL,   0 },
 	{ "gfni",    BC_CPU_GFNI,      0 },
-	{ "avx512",  BC_CPU_AVX512,    BC_CPU_AVX512VBMI },
+	{ "avx512",  BC_CPU_AVX512,    BC_CPU_AVX512VBMI | BC_CPU_AVX512IFMA },
 	{ "vbmi",    BC_CPU_AVX512VBMI, 0 },
+	{ "ifma",    BC_CPU_AVX512IFMA, 0 },
 	{ "bmi2",    BC_CPU_BMI2,      0 },
 	{ "shani",   BC_CPU_SHA,       0 },
 	{ "aes",     BC_CPU_ARM_AES,   0 },
@@ -108,7 +109,8 @@ static uint32_t detect(void)
 	/* AVX-512 also needs the OS to save the mask and upper zmm state (XCR0 bits 5-7) */
 	if (os_avx && (b & bit_AVX2) && (b & (1u << 16)) && (b & (1u << 30)) && (b & (1u << 31)) &&
 	    (xgetbv0() & 0xe0) == 0xe0 && !zmm_downclocks(max))
-		f |= BC_CPU_AVX512 | ((c & (1u << 1)) ? BC_CPU_AVX512VBMI : 0);     /* F, BW and VL; VBMI */
+		f |= BC_CPU_AVX512 | ((c & (1u << 1)) ? BC_CPU_AVX512VBMI : 0) |      /* F, BW and VL; VBMI */
+		     ((b & (1u << 21)) ? BC_CPU_AVX512IFMA : 0);                   /* IFMA */
 	if (os_avx && (b & bit_AVX2)) {
 		f |= BC_CPU_AVX2;
 		if (c & (1u << 9))      /* VAES */

@@ -45,6 +45,7 @@
 #define BC_CPU_ARM_SHA1  (1u << 24)  /* arm64: SHA1C/SHA1P/SHA1M/SHA1H/SHA1SU0/SHA1SU1 (HWCAP_SHA1) */
 #define BC_CPU_ARM_SHA512 (1u << 25) /* arm64: SHA512H/SHA512H2/SHA512SU0/SHA512SU1 (HWCAP_SHA512) */
 #define BC_CPU_AVX512VBMI (1u << 26) /* x86: AVX-512 VBMI (VPERMB, VPERMI2B), with BC_CPU_AVX512 */
+#define BC_CPU_AVX512IFMA (1u << 27) /* x86: AVX-512 IFMA (VPMADD52LUQ/HUQ), with BC_CPU_AVX512 */
 uint32_t bc_cpu_features(void);
 
 /* ---- block ciphers -----------------------------------------------------------

@@ -14,11 +14,26 @@
  * fit 64 bits. */
 #if defined(__SIZEOF_INT128__)
 #define BC_POLY1305_LIMB44 1
+#if defined(__x86_64__)
+/* Long runs of whole blocks eight at a time with AVX-512 IFMA, in the same
+ * limbs (src/arch/x86/poly1305_avx512ifma.c). */
+#define BC_POLY1305_IFMA 1
+#endif
 struct bc_poly1305 {
 	uint64_t r[3], s20[2], h[3], pad[2];
 	uint8_t buf[16];
 	size_t used;
+#if defined(BC_POLY1305_IFMA)
+	/* r^8 (lane 0) down to r^1 (lane 7), and r^16: limbs 0-2, then 20
+	 * times limbs 1 and 2; made the first time a run is long enough, wiped
+	 * with the rest */
+	uint64_t pw[5][8], r16[5];
+	int wide;   /* 0: the portable code alone; 1: IFMA too; 2: and pw made */
+#endif
 };
+/* Sixteen blocks or more, a multiple of eight (n), all with the 2^128 bit,
+ * into p->h; pw and r16 made. */
+void bc_poly1305_blocks_ifma(struct bc_poly1305 *p, const uint8_t *m, size_t n);
 #else
 struct bc_poly1305 {
 	uint32_t r[5], s5[4], h[5], pad[4];
@@ -27,7 +42,10 @@ struct bc_poly1305 {
 };
 #endif
 
-void bc_poly1305_init(struct bc_poly1305 *p, const uint8_t key[BC_POLY1305_KEY]);
+/* Whether this CPU runs the wide code: asked once, when an AEAD is allocated. */
+int bc_poly1305_wide(void);
+/* wide: what bc_poly1305_wide() said (the portable code alone when 0). */
+void bc_poly1305_init(struct bc_poly1305 *p, const uint8_t key[BC_POLY1305_KEY], int wide);
 void bc_poly1305_update(struct bc_poly1305 *p, const uint8_t *m, size_t len);
 /* RFC 8439 section 2.8's pad16: zeros up to the next 16-byte boundary of what was given. */
 void bc_poly1305_pad16(struct bc_poly1305 *p);

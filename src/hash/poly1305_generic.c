@@ -6,9 +6,15 @@
 #define M44 0xfffffffffffull
 #define M42 0x3ffffffffffull
 
-void bc_poly1305_init(struct bc_poly1305 *p, const uint8_t key[BC_POLY1305_KEY])
+void bc_poly1305_init(struct bc_poly1305 *p, const uint8_t key[BC_POLY1305_KEY], int wide)
 {
 	uint64_t t0 = bc_load_le64(key), t1 = bc_load_le64(key + 8);
+
+#if defined(BC_POLY1305_IFMA)
+	p->wide = wide;
+#else
+	(void)wide;
+#endif
 
 	/* r clamped as section 2.5 says, in the limbs' split */
 	p->r[0] = t0 & 0xffc0fffffffull;
@@ -22,31 +28,102 @@ void bc_poly1305_init(struct bc_poly1305 *p, const uint8_t key[BC_POLY1305_KEY])
 	p->used = 0;
 }
 
-static void blocks(struct bc_poly1305 *p, const uint8_t *m, size_t n, uint64_t hibit)
+/* h = h * r modulo 2^130 - 5, s the 20 r of limbs 1 and 2 (2^132 = 20);
+ * out: limbs below 2^44, 2^44 + 2^10 and 2^42. */
+static inline void mul(uint64_t h[3], const uint64_t r[3], const uint64_t s[2])
 {
 	typedef unsigned __int128 u128;
-	const uint64_t r0 = p->r[0], r1 = p->r[1], r2 = p->r[2], s1 = p->s20[0], s2 = p->s20[1];
-	uint64_t h0 = p->h[0], h1 = p->h[1], h2 = p->h[2];
+	u128 d0, d1, d2;
+	uint64_t c;
+
+	d0 = (u128)h[0] * r[0] + (u128)h[1] * s[1] + (u128)h[2] * s[0];
+	d1 = (u128)h[0] * r[1] + (u128)h[1] * r[0] + (u128)h[2] * s[1];
+	d2 = (u128)h[0] * r[2] + (u128)h[1] * r[1] + (u128)h[2] * r[0];
+	c = (uint64_t)(d0 >> 44); h[0] = (uint64_t)d0 & M44; d1 += c;
+	c = (uint64_t)(d1 >> 44); h[1] = (uint64_t)d1 & M44; d2 += c;
+	c = (uint64_t)(d2 >> 42); h[2] = (uint64_t)d2 & M42;
+	h[0] += c * 5;
+	h[1] += h[0] >> 44;
+	h[0] &= M44;
+}
+
+static void blocks(struct bc_poly1305 *p, const uint8_t *m, size_t n, uint64_t hibit)
+{
+	uint64_t h[3] = { p->h[0], p->h[1], p->h[2] };
 
 	for (; n; n--, m += 16) {
-		uint64_t t0 = bc_load_le64(m), t1 = bc_load_le64(m + 8), c;
-		u128 d0, d1, d2;
+		uint64_t t0 = bc_load_le64(m), t1 = bc_load_le64(m + 8);
 
-		h0 += t0 & M44;
-		h1 += (t0 >> 44 | t1 << 20) & M44;
-		h2 += (t1 >> 24 & M42) | hibit;
-		d0 = (u128)h0 * r0 + (u128)h1 * s2 + (u128)h2 * s1;
-		d1 = (u128)h0 * r1 + (u128)h1 * r0 + (u128)h2 * s2;
-		d2 = (u128)h0 * r2 + (u128)h1 * r1 + (u128)h2 * r0;
-		c = (uint64_t)(d0 >> 44); h0 = (uint64_t)d0 & M44; d1 += c;
-		c = (uint64_t)(d1 >> 44); h1 = (uint64_t)d1 & M44; d2 += c;
-		c = (uint64_t)(d2 >> 42); h2 = (uint64_t)d2 & M42;
-		h0 += c * 5;
-		h1 += h0 >> 44;
-		h0 &= M44;
+		h[0] += t0 & M44;
+		h[1] += (t0 >> 44 | t1 << 20) & M44;
+		h[2] += (t1 >> 24 & M42) | hibit;
+		mul(h, p->r, p->s20);
 	}
-	p->h[0] = h0; p->h[1] = h1; p->h[2] = h2;
+	memcpy(p->h, h, sizeof(h));
 }
+
+#if defined(BC_POLY1305_IFMA)
+/* Runs shorter than this many blocks stay with the portable code: making
+ * r^2..r^8 and folding eight lanes back together would cost more than the
+ * wide code saves. */
+#define WIDE_MIN 16
+
+int bc_poly1305_wide(void)
+{
+	const uint32_t need = BC_CPU_AVX512 | BC_CPU_AVX512IFMA;
+
+	return (bc_cpu_features() & need) == need;
+}
+
+/* out = a * b, both made by mul (or r) */
+static void mul_pow(uint64_t out[3], const uint64_t a[3], const uint64_t b[3])
+{
+	const uint64_t s[2] = { b[1] * 20, b[2] * 20 };
+
+	memcpy(out, a, 3 * sizeof(*out));
+	mul(out, b, s);
+}
+
+/* pw: r^(8 - j) in lane j; r16. In four steps of independent products
+ * rather than a chain of eight. */
+static void powers(struct bc_poly1305 *p)
+{
+	uint64_t pk[9][3];
+
+	memcpy(pk[1], p->r, sizeof(pk[1]));
+	mul_pow(pk[2], pk[1], pk[1]);
+	mul_pow(pk[3], pk[2], pk[1]);
+	mul_pow(pk[4], pk[2], pk[2]);
+	for (int i = 1; i <= 4; i++)
+		mul_pow(pk[4 + i], pk[4], pk[i]);
+	mul_pow(pk[0], pk[8], pk[8]);   /* r^16 */
+	for (int j = 0; j < 8; j++) {
+		for (int k = 0; k < 3; k++)
+			p->pw[k][j] = pk[8 - j][k];
+		p->pw[3][j] = pk[8 - j][1] * 20;
+		p->pw[4][j] = pk[8 - j][2] * 20;
+	}
+	memcpy(p->r16, pk[0], sizeof(pk[0]));
+	p->r16[3] = pk[0][1] * 20;
+	p->r16[4] = pk[0][2] * 20;
+	bc_wipe(pk, sizeof(pk));
+}
+
+/* The whole blocks of m, n of them: the wide code takes a multiple of eight. */
+static size_t wide_blocks(struct bc_poly1305 *p, const uint8_t *m, size_t n)
+{
+	if (!p->wide || n < WIDE_MIN)
+		return 0;
+	if (p->wide == 1) {
+		powers(p);
+		p->wide = 2;
+	}
+	n &= ~(size_t)7;
+	bc_poly1305_blocks_ifma(p, m, n);
+	bc_burn_stack();   /* what its frame (under 1 KiB) spilled of a, b and r^16 */
+	return n;
+}
+#endif
 
 #define HIBIT (1ull << 40)
 
@@ -80,8 +157,9 @@ static void finish(struct bc_poly1305 *p, uint8_t tag[BC_POLY1305_TAG])
 #else
 #define M26 0x3ffffffu
 
-void bc_poly1305_init(struct bc_poly1305 *p, const uint8_t key[BC_POLY1305_KEY])
+void bc_poly1305_init(struct bc_poly1305 *p, const uint8_t key[BC_POLY1305_KEY], int wide)
 {
+	(void)wide;
 	/* r clamped as section 2.5 says, split into 26-bit limbs on the way */
 	p->r[0] = bc_load_le32(key) & 0x3ffffff;
 	p->r[1] = (bc_load_le32(key + 3) >> 2) & 0x3ffff03;
@@ -167,6 +245,13 @@ static void finish(struct bc_poly1305 *p, uint8_t tag[BC_POLY1305_TAG])
 
 #endif
 
+#if !defined(BC_POLY1305_IFMA)
+int bc_poly1305_wide(void)
+{
+	return 0;
+}
+#endif
+
 void bc_poly1305_update(struct bc_poly1305 *p, const uint8_t *m, size_t len)
 {
 	if (p->used) {
@@ -182,8 +267,15 @@ void bc_poly1305_update(struct bc_poly1305 *p, const uint8_t *m, size_t len)
 		p->used = 0;
 	}
 	if (len >= 16) {
-		blocks(p, m, len / 16, HIBIT);
-		m += len & ~(size_t)15;
+		size_t n = len / 16;
+#if defined(BC_POLY1305_IFMA)
+		size_t w = wide_blocks(p, m, n);
+
+		m += 16 * w;
+		n -= w;
+#endif
+		blocks(p, m, n, HIBIT);
+		m += 16 * n;
 		len &= 15;
 	}
 	if (len) {

@@ -9,6 +9,7 @@
 struct cp_ctx {
 	const struct bc_skcipher_alg *chacha;
 	uint8_t salt[4];
+	int poly_wide;   /* bc_poly1305_wide(), asked once at allocation */
 };
 #define CP_OFF bc_ctx_round(sizeof(struct cp_ctx))
 #define CP_SALT 4
@@ -25,6 +26,7 @@ static const void *chacha_ctx(const void *ctx)
 static void cp_init(void *ctx, const struct bc_aead_alg *self)
 {
 	((struct cp_ctx *)ctx)->chacha = self->inner;
+	((struct cp_ctx *)ctx)->poly_wide = bc_poly1305_wide();
 	bc_init_inner(self->inner, bc_ctx_at(ctx, CP_OFF));
 }
 
@@ -77,22 +79,35 @@ static int rfc7539esp_check(const struct bc_aead_alg *self, const uint8_t *iv, s
 }
 
 /* The chacha20 IV of block 0 (the one-time Poly1305 key): counter 0, then
- * the nonce, the salt first for ESP; and Poly1305 keyed, over the AAD. */
-static void cp_start(const struct cp_ctx *t, const uint8_t *iv, size_t ivlen, const uint8_t *ad, size_t adlen,
-		     uint8_t civ[BC_CHACHA_IV], struct bc_poly1305 *p)
+ * the nonce, the salt first for ESP. */
+static void cp_iv(const struct cp_ctx *t, const uint8_t *iv, size_t ivlen, uint8_t civ[BC_CHACHA_IV])
 {
-	static const uint8_t zero[BC_CHACHA_BLOCK];
-	uint8_t blk[BC_CHACHA_BLOCK];
 	size_t saltlen = 12 - ivlen;
 
 	memset(civ, 0, 4);
 	memcpy(civ + 4, t->salt, saltlen);
 	memcpy(civ + 4 + saltlen, iv, ivlen);
-	t->chacha->encrypt(chacha_ctx(t), civ, zero, blk, sizeof(blk));
-	bc_poly1305_init(p, blk);
-	bc_wipe(blk, sizeof(blk));
+}
+
+/* Poly1305 keyed by block 0's keystream, over the AAD. */
+static void cp_keyed(const struct cp_ctx *t, const uint8_t blk[BC_POLY1305_KEY], const uint8_t *ad, size_t adlen,
+		     struct bc_poly1305 *p)
+{
+	bc_poly1305_init(p, blk, t->poly_wide);
 	bc_poly1305_update(p, ad, adlen);
 	bc_poly1305_pad16(p);
+}
+
+static void cp_start(const struct cp_ctx *t, const uint8_t *iv, size_t ivlen, const uint8_t *ad, size_t adlen,
+		     uint8_t civ[BC_CHACHA_IV], struct bc_poly1305 *p)
+{
+	static const uint8_t zero[BC_CHACHA_BLOCK];
+	uint8_t blk[BC_CHACHA_BLOCK];
+
+	cp_iv(t, iv, ivlen, civ);
+	t->chacha->encrypt(chacha_ctx(t), civ, zero, blk, sizeof(blk));
+	cp_keyed(t, blk, ad, adlen, p);
+	bc_wipe(blk, sizeof(blk));
 }
 
 static void cp_finish(struct bc_poly1305 *p, size_t adlen, size_t len, uint8_t tag[BC_POLY1305_TAG])
@@ -121,14 +136,30 @@ static void cp_crypt(const struct cp_ctx *t, uint8_t civ[BC_CHACHA_IV], const ui
 	}
 }
 
+/* A text of one piece goes with block 0 in one call, through a buffer: a
+ * many-block chacha20 driver makes them in the same passes, where block 0
+ * alone would cost a call of its own. A longer one would pay the copies
+ * over more than it saves. */
 static void cp_encrypt_ad(const void *ctx, const uint8_t *iv, size_t ivlen, const uint8_t *ad, size_t adlen,
 			  const uint8_t *src, uint8_t *dst, size_t len, uint8_t *tag)
 {
-	uint8_t civ[BC_CHACHA_IV];
+	const struct cp_ctx *t = ctx;
+	uint8_t civ[BC_CHACHA_IV], buf[CP_PIECE];
 	struct bc_poly1305 p;
 
-	cp_start(ctx, iv, ivlen, ad, adlen, civ, &p);
-	cp_crypt(ctx, civ, src, dst, len, &p);
+	if (len > CP_PIECE - BC_CHACHA_BLOCK) {
+		cp_start(t, iv, ivlen, ad, adlen, civ, &p);
+		cp_crypt(t, civ, src, dst, len, &p);
+	} else {
+		cp_iv(t, iv, ivlen, civ);
+		memset(buf, 0, BC_CHACHA_BLOCK);
+		memcpy(buf + BC_CHACHA_BLOCK, src, len);
+		t->chacha->encrypt(chacha_ctx(t), civ, buf, buf, BC_CHACHA_BLOCK + len);
+		cp_keyed(t, buf, ad, adlen, &p);
+		bc_wipe(buf, BC_CHACHA_BLOCK);
+		memcpy(dst, buf + BC_CHACHA_BLOCK, len);
+		bc_poly1305_update(&p, dst, len);
+	}
 	cp_finish(&p, adlen, len, tag);
 }
 
