@@ -215,6 +215,7 @@ static const struct keyspec keyspecs[] = {
 	{ "essiv(cbc(aes)", { 16, 24, 32 } },
 	{ "essiv(cbc(sm4)", { 16 } },
 	{ "ghash", { 16 } }, { "polyval", { 16 } },
+	{ "nhpoly1305", { 1088 } }, { "adiantum(", { 32 } },   /* Poly1305 r and the NH key; one key for all of adiantum */
 	{ "chacha20", { 32 } }, { "xchacha", { 32 } },
 	{ "rfc7539esp(", { 36 } }, { "rfc7539(", { 32 } },   /* the ESP form's key ends with a 4-byte salt */
 	{ "sha256", { 0 } },

@@ -970,6 +970,7 @@ static const char *const required[] = {
 	"lrw(aes)", "lrw(sm4)", "lrw(twofish)", "lrw(serpent)", "lrw(camellia)",
 	"xctr(aes)", "polyval", "hctr2(aes)",
 	"chacha20", "xchacha20", "xchacha12", "rfc7539(chacha20,poly1305)", "rfc7539esp(chacha20,poly1305)",
+	"nhpoly1305",
 };
 
 #define MAX_ALL 256

@@ -1743,6 +1743,8 @@ static const struct kat_file files[] = {
 	{ "linux-testmgr-derived/xchacha12.txt", K_UNIFORM, 7 },
 	{ "linux-testmgr-derived/rfc7539_chacha20_poly1305.txt", K_UNIFORM, 2 },
 	{ "linux-testmgr-derived/rfc7539esp_chacha20_poly1305.txt", K_UNIFORM, 1 },
+	/* NH-Poly1305 and Adiantum */
+	{ "linux-testmgr-derived/nhpoly1305.txt", K_UNIFORM, 6 },
 	{ "wycheproof/chacha20_poly1305_test.json", K_WYCHE, 325 },
 };
 

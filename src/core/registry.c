@@ -81,6 +81,7 @@ static const char *const algorithm_names[] = {
 	"essiv(cbc(camellia),sha256)", "gcm(camellia)", "cmac(camellia)", "xcbc(camellia)", "cbcmac(camellia)",
 	"xctr(aes)", "polyval", "hctr2(aes)",
 	"chacha20", "xchacha20", "xchacha12", "rfc7539(chacha20,poly1305)", "rfc7539esp(chacha20,poly1305)",
+	"nhpoly1305",
 };
 #define N_ALGNAMES (sizeof(algorithm_names) / sizeof(algorithm_names[0]))
 

@@ -167,6 +167,15 @@ static void finish(struct bc_poly1305 *p, uint8_t tag[BC_POLY1305_TAG])
 
 #endif
 
+void bc_poly1305_init_r(struct bc_poly1305 *p, const uint8_t r[BC_POLY1305_R])
+{
+	uint8_t key[BC_POLY1305_KEY] = { 0 };
+
+	memcpy(key, r, BC_POLY1305_R);
+	bc_poly1305_init(p, key);
+	bc_wipe(key, sizeof(key));
+}
+
 void bc_poly1305_update(struct bc_poly1305 *p, const uint8_t *m, size_t len)
 {
 	if (p->used) {
