@@ -1078,7 +1078,7 @@ static void uniform(const struct vfile *vf, const char *rel)
 			bytes(r, "ctext", (uint8_t **)&v.ct, &ctl);
 			if (starts(alg, "rfc3686("))
 				v.ivlen = 8;
-			if (starts(alg, "hctr2("))
+			if (starts(alg, "hctr2(") || starts(alg, "adiantum("))
 				v.ivlen = 32;    /* the kernel's tweak */
 			else if (starts(alg, "xchacha"))
 				v.ivlen = 32;   /* the 24-byte nonce and the 8-byte stream position */
@@ -1745,6 +1745,8 @@ static const struct kat_file files[] = {
 	{ "linux-testmgr-derived/rfc7539esp_chacha20_poly1305.txt", K_UNIFORM, 1 },
 	/* NH-Poly1305 and Adiantum */
 	{ "linux-testmgr-derived/nhpoly1305.txt", K_UNIFORM, 6 },
+	{ "linux-testmgr-derived/adiantum_xchacha12_aes.txt", K_UNIFORM, 6 },
+	{ "linux-testmgr-derived/adiantum_xchacha20_aes.txt", K_UNIFORM, 6 },
 	{ "wycheproof/chacha20_poly1305_test.json", K_WYCHE, 325 },
 };
 
