@@ -97,18 +97,10 @@ static void nhp_update(const void *ctx, void *desc, const uint8_t *data, size_t 
 {
 	struct nhp_desc *d = desc;
 
-	if (d->buflen) {
-		size_t n = 16 - d->buflen < len ? 16 - d->buflen : len;
-
-		memcpy(d->buf + d->buflen, data, n);
-		d->buflen += n;
-		data += n;
-		len -= n;
-		if (d->buflen < 16)
-			return;
+	if (bc_block16_fill(d->buf, &d->buflen, &data, &len))
 		nh_feed(ctx, d, d->buf, 1);
-		d->buflen = 0;
-	}
+	if (d->buflen)
+		return;
 	nh_feed(ctx, d, data, len / 16);
 	data += len & ~(size_t)15;
 	len &= 15;

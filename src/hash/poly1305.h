@@ -35,6 +35,26 @@ struct bc_poly1305 {
 };
 #endif
 
+/* Tops up a partly filled 16-byte block buf (used bytes in it) from *m:
+ * 1 when it is now whole (used back to 0), else 0 (nothing pending, or the
+ * input ran out). */
+static inline int bc_block16_fill(uint8_t buf[16], size_t *used, const uint8_t **m, size_t *len)
+{
+	size_t n;
+
+	if (!*used || !*len)
+		return 0;
+	n = 16 - *used < *len ? 16 - *used : *len;
+	memcpy(buf + *used, *m, n);
+	*used += n;
+	*m += n;
+	*len -= n;
+	if (*used < 16)
+		return 0;
+	*used = 0;
+	return 1;
+}
+
 void bc_poly1305_init(struct bc_poly1305 *p, const uint8_t key[BC_POLY1305_KEY]);
 /* Keyed by r alone (s = 0): the result is the reduced accumulator modulo
  * 2^128, the form NH-Poly1305 and Adiantum's tweak hash use (Crowley and

@@ -178,18 +178,10 @@ void bc_poly1305_init_r(struct bc_poly1305 *p, const uint8_t r[BC_POLY1305_R])
 
 void bc_poly1305_update(struct bc_poly1305 *p, const uint8_t *m, size_t len)
 {
-	if (p->used) {
-		size_t n = 16 - p->used < len ? 16 - p->used : len;
-
-		memcpy(p->buf + p->used, m, n);
-		p->used += n;
-		m += n;
-		len -= n;
-		if (p->used < 16)
-			return;
+	if (bc_block16_fill(p->buf, &p->used, &m, &len))
 		blocks(p, p->buf, 1, HIBIT);
-		p->used = 0;
-	}
+	if (p->used)
+		return;
 	if (len >= 16) {
 		blocks(p, m, len / 16, HIBIT);
 		m += len & ~(size_t)15;
