@@ -333,7 +333,7 @@ static void shash_cross(const char *alg)
 	for (int k = 0; k < 4 && tfm[r]; k++) {
 		if (k && !sizes[k])
 			break;
-		uint8_t key[32];
+		uint8_t key[TEST_KEY_MAX];
 		rng_fill(key, sizes[k]);
 		for (size_t d = 0; d < ds.n; d++)
 			if (tfm[d] && sizes[k])

@@ -403,7 +403,7 @@ static void shash_errors(const struct bc_driver_info *info)
 {
 	const char *alg = info->name, *drv = info->driver;
 	unsigned sizes[4];
-	uint8_t key[160], key2[160], msg[100], out[80], ref[64];
+	uint8_t key[TEST_KEY_MAX], key2[TEST_KEY_MAX], msg[100], out[80], ref[64];
 	bc_shash *tfm;
 	int rc;
 
