@@ -36,8 +36,9 @@ static void skcipher_errors(const struct bc_driver_info *info)
 	int ecb = starts(alg, "ecb(");
 	size_t ivsize = bc_skcipher_ivsize(tfm);
 	int des = strstr(alg, "(des)") != NULL, des3 = strstr(alg, "(des3_ede)") != NULL;
-	/* hctr2: the kernel's 32-byte tweak, the only length there is */
-	CHECK(ivsize == (ecb ? 0u : des || des3 ? 8u : starts(alg, "hctr2(") || starts(alg, "adiantum(") ? 32u : 16u), "ivsize %zu", ivsize);
+	/* hctr2, adiantum: the kernel's 32-byte tweak, the only length there is */
+	int tweak32 = starts(alg, "hctr2(") || starts(alg, "adiantum(");
+	CHECK(ivsize == (ecb ? 0u : des || des3 ? 8u : tweak32 ? 32u : 16u), "ivsize %zu", ivsize);
 	CHECK(info->min_keysize == (alg_key_any_ok(alg, 0) ? 0 : sizes[0]), "min_keysize %u", info->min_keysize);
 
 	rng_fill(src, sizeof(src));
