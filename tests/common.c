@@ -215,6 +215,7 @@ static const struct keyspec keyspecs[] = {
 	{ "essiv(cbc(aes)", { 16, 24, 32 } },
 	{ "essiv(cbc(sm4)", { 16 } },
 	{ "ghash", { 16 } }, { "polyval", { 16 } },
+	{ "nhpoly1305", { 1088 } }, { "adiantum(", { 32 } },   /* Poly1305 r and the NH key; one key for all of adiantum */
 	{ "chacha20", { 32 } }, { "xchacha", { 32 } },
 	{ "rfc7539esp(", { 36 } }, { "rfc7539(", { 32 } },   /* the ESP form's key ends with a 4-byte salt */
 	{ "sha256", { 0 } },
@@ -268,7 +269,8 @@ int alg_len_ok(const char *alg, size_t len)
 		return 1;   /* stream ciphers: any length */
 	if (strstr(alg, "(des"))
 		return len % 8 == 0;   /* des, des3_ede: 8-byte blocks */
-	if (!strncmp(alg, "xts(", 4) || !strncmp(alg, "cts(", 4) || !strncmp(alg, "hctr2(", 6))
+	if (!strncmp(alg, "xts(", 4) || !strncmp(alg, "cts(", 4) || !strncmp(alg, "hctr2(", 6) ||
+	    !strncmp(alg, "adiantum(", 9))
 		return len >= 16;
 	return len % 16 == 0;
 }
@@ -304,6 +306,8 @@ const char *generic_driver_name(const char *alg, char *buf, size_t n)
 		snprintf(buf, n, "gcm_base(ctr(%s-generic),ghash-generic)", c);
 	else if (!strncmp(alg, "hctr2(", 6))
 		snprintf(buf, n, "hctr2_base(xctr(%s-generic),polyval-generic)", c);
+	else if (!strncmp(alg, "adiantum(", 9))   /* adiantum(xchacha12,aes): the stream cipher's name is 9 bytes */
+		snprintf(buf, n, "adiantum(%.9s-generic,aes-generic,nhpoly1305-generic)", alg + 9);
 	else if (!strncmp(alg, "cts(cbc(", 8))
 		snprintf(buf, n, "cts(cbc(%s-generic))", c);
 	else if (!strncmp(alg, "ccm(", 4))

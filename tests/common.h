@@ -70,6 +70,8 @@ const char *generic_driver_name(const char *alg, char *buf, size_t n);
 /* The contract's rules per algorithm name: accepted key sizes (zero-terminated;
  * {0} for unkeyed hashes) and accepted skcipher lengths. */
 void alg_key_sizes(const char *alg, unsigned out[4]);
+/* The longest key alg_key_sizes gives: nhpoly1305's (Poly1305 r and the NH key). */
+#define TEST_KEY_MAX 1088
 int alg_key_ok(const unsigned sizes[4], size_t len);
 int alg_key_any_ok(const char *alg, size_t len);   /* serpent: any length up to 32 bytes */
 int alg_len_ok(const char *alg, size_t len);

@@ -145,7 +145,7 @@ static void ct_shash(const struct bc_driver_info *info)
 	}
 	static const size_t lens[] = { 0, 1, 16, 55, 64, 65, 200 };
 	for (int k = 0; k < 4 && (k == 0 || sizes[k]); k++) {
-		uint8_t key[32], msg[MAXLEN], out[64], out2[64];
+		uint8_t key[TEST_KEY_MAX], msg[MAXLEN], out[64], out2[64];
 		if (sizes[k]) {
 			rng_fill(key, sizes[k]);
 			SECRET(key, sizes[k]);

@@ -36,8 +36,9 @@ static void skcipher_errors(const struct bc_driver_info *info)
 	int ecb = starts(alg, "ecb(");
 	size_t ivsize = bc_skcipher_ivsize(tfm);
 	int des = strstr(alg, "(des)") != NULL, des3 = strstr(alg, "(des3_ede)") != NULL;
-	/* hctr2: the kernel's 32-byte tweak, the only length there is */
-	CHECK(ivsize == (ecb ? 0u : des || des3 ? 8u : starts(alg, "hctr2(") ? 32u : 16u), "ivsize %zu", ivsize);
+	/* hctr2, adiantum: the kernel's 32-byte tweak, the only length there is */
+	int tweak32 = starts(alg, "hctr2(") || starts(alg, "adiantum(");
+	CHECK(ivsize == (ecb ? 0u : des || des3 ? 8u : tweak32 ? 32u : 16u), "ivsize %zu", ivsize);
 	CHECK(info->min_keysize == (alg_key_any_ok(alg, 0) ? 0 : sizes[0]), "min_keysize %u", info->min_keysize);
 
 	rng_fill(src, sizeof(src));
@@ -403,7 +404,7 @@ static void shash_errors(const struct bc_driver_info *info)
 {
 	const char *alg = info->name, *drv = info->driver;
 	unsigned sizes[4];
-	uint8_t key[160], key2[160], msg[100], out[80], ref[64];
+	uint8_t key[TEST_KEY_MAX], key2[TEST_KEY_MAX], msg[100], out[80], ref[64];
 	bc_shash *tfm;
 	int rc;
 
@@ -970,6 +971,7 @@ static const char *const required[] = {
 	"lrw(aes)", "lrw(sm4)", "lrw(twofish)", "lrw(serpent)", "lrw(camellia)",
 	"xctr(aes)", "polyval", "hctr2(aes)",
 	"chacha20", "xchacha20", "xchacha12", "rfc7539(chacha20,poly1305)", "rfc7539esp(chacha20,poly1305)",
+	"nhpoly1305", "adiantum(xchacha12,aes)", "adiantum(xchacha20,aes)",
 };
 
 #define MAX_ALL 256

@@ -1078,7 +1078,7 @@ static void uniform(const struct vfile *vf, const char *rel)
 			bytes(r, "ctext", (uint8_t **)&v.ct, &ctl);
 			if (starts(alg, "rfc3686("))
 				v.ivlen = 8;
-			if (starts(alg, "hctr2("))
+			if (starts(alg, "hctr2(") || starts(alg, "adiantum("))
 				v.ivlen = 32;    /* the kernel's tweak */
 			else if (starts(alg, "xchacha"))
 				v.ivlen = 32;   /* the 24-byte nonce and the 8-byte stream position */
@@ -1543,11 +1543,12 @@ static void botan(const struct vfile *vf, const char *rel)
 	}
 }
 
-/* ---- google/hctr2's test_vectors (google-hctr2/ours/: HCTR2, XCTR, Polyval) ----------------------------------------
+/* ---- google/hctr2's and google/adiantum's test_vectors (google-hctr2/ours/: HCTR2, XCTR, Polyval;
+ * google-adiantum/ours/: Adiantum, NHPoly1305) ----------------------------------------
  * A list of records, each naming its algorithm (cipher.cipher) with the
- * key, the tweak or nonce, and the result. HCTR2 records with a tweak of
- * another length than the kernel's 32 bytes do not apply and are counted
- * as such. */
+ * key, the tweak or nonce, and the result. HCTR2 and Adiantum records with
+ * a tweak of another length than the kernel's 32 bytes do not apply and
+ * are counted as such. */
 static void google_hctr2(const char *rel)
 {
 	char *buf;
@@ -1569,18 +1570,24 @@ static void google_hctr2(const char *rel)
 			CHECK(0, "malformed record");
 			continue;
 		}
-		if (!strcmp(algo, "Polyval")) {
-			struct mac_vec v = { .alg = "polyval", .key = key, .klen = klen };
+		if (!strcmp(algo, "Polyval") || !strcmp(algo, "NHPoly1305")) {
+			struct mac_vec v = { .alg = algo[0] == 'P' ? "polyval" : "nhpoly1305", .key = key, .klen = klen };
 			CHECK(!jbytes(in, "message_hex", (uint8_t **)&v.msg, &v.mlen) &&
 			      !jbytes(t, "hash_hex", (uint8_t **)&v.mac, &v.maclen), "malformed record");
 			run_shash(&v);
 		} else {
-			int hctr2 = !strcmp(algo, "HCTR2");
-			struct skc_vec v = { .alg = hctr2 ? "hctr2(aes)" : "xctr(aes)", .key = key, .klen = klen,
-					     .dirs = BOTH, .ivlen = hctr2 ? 32 : 16 };
-			CHECK(!jbytes(in, hctr2 ? "tweak_hex" : "nonce_hex", &iv, &ivlen) &&
+			int adiantum = !strcmp(algo, "Adiantum"), hctr2 = adiantum || !strcmp(algo, "HCTR2");
+			long rounds = json_long(json_get(json_get(t, "cipher"), "streamcipher"), "rounds", 0);
+			const char *name = !adiantum ? (hctr2 ? "hctr2(aes)" : "xctr(aes)")
+				: rounds == 12 ? "adiantum(xchacha12,aes)" : rounds == 20 ? "adiantum(xchacha20,aes)" : NULL;
+			struct skc_vec v = { .alg = name, .key = key, .klen = klen, .dirs = BOTH, .ivlen = hctr2 ? 32 : 16 };
+			CHECK(name && !jbytes(in, hctr2 ? "tweak_hex" : "nonce_hex", &iv, &ivlen) &&
 			      !jbytes(t, "plaintext_hex", &pt, &ptl) && !jbytes(t, "ciphertext_hex", &ct, &ctl) &&
 			      ptl == ctl && (hctr2 || !strcmp(algo, "XCTR")), "malformed record");
+			if (!name) {
+				tmp_free_all();
+				continue;
+			}
 			if (ivlen != v.ivlen) {
 				skipped++;
 				tmp_free_all();
@@ -1743,6 +1750,13 @@ static const struct kat_file files[] = {
 	{ "linux-testmgr-derived/xchacha12.txt", K_UNIFORM, 7 },
 	{ "linux-testmgr-derived/rfc7539_chacha20_poly1305.txt", K_UNIFORM, 2 },
 	{ "linux-testmgr-derived/rfc7539esp_chacha20_poly1305.txt", K_UNIFORM, 1 },
+	/* NH-Poly1305 and Adiantum */
+	{ "linux-testmgr-derived/nhpoly1305.txt", K_UNIFORM, 6 },
+	{ "linux-testmgr-derived/adiantum_xchacha12_aes.txt", K_UNIFORM, 6 },
+	{ "linux-testmgr-derived/adiantum_xchacha20_aes.txt", K_UNIFORM, 6 },
+	{ "google-adiantum/ours/NHPoly1305/NHPoly1305.json", K_GOOGLE, 30 },
+	{ "google-adiantum/ours/Adiantum/Adiantum_XChaCha12_32_AES256.json", K_GOOGLE, 60 },
+	{ "google-adiantum/ours/Adiantum/Adiantum_XChaCha20_32_AES256.json", K_GOOGLE, 60 },
 	{ "wycheproof/chacha20_poly1305_test.json", K_WYCHE, 325 },
 };
 

@@ -107,7 +107,7 @@ static int each(const struct bc_driver_info *info, void *arg)
 {
 	struct job *j;
 	unsigned ks[4];
-	uint8_t key[128], iv[32];
+	uint8_t key[TEST_KEY_MAX], iv[32];
 	pthread_t th[NTHREADS];
 	struct worker w[NTHREADS];
 	size_t len = LEN;

@@ -76,8 +76,8 @@ static int read_fail(const struct crypt_args *a)
 	return cli_fail("cannot read %s: %s", cli_in_name(a->in_path), strerror(errno));
 }
 
-/* Says what length the mode takes if it does not take len bytes (0 if it does). steals: xts, cts and
- * hctr2 take any length from one block; the others (ecb, cbc, essiv) whole blocks; ctr and xctr (block
+/* Says what length the mode takes if it does not take len bytes (0 if it does). steals: xts, cts,
+ * hctr2 and adiantum take any length from one block; the others (ecb, cbc, essiv) whole blocks; ctr and xctr (block
  * size 1) anything. */
 static int length_fail(const struct crypt_args *a, const char *what, size_t len, size_t bs, int steals)
 {
@@ -224,7 +224,8 @@ static int run_skcipher(bc_skcipher *tfm, struct crypt_args *a)
 {
 	const char *drv = bc_skcipher_driver(tfm);
 	size_t ivsize = bc_skcipher_ivsize(tfm), bs = bc_skcipher_blocksize(tfm);
-	int xts = mode_is(drv, "xts"), steals = xts || mode_is(drv, "cts") || mode_is(drv, "hctr2_base");
+	int xts = mode_is(drv, "xts"), steals = xts || mode_is(drv, "cts") || mode_is(drv, "hctr2_base") ||
+	                                      mode_is(drv, "adiantum");
 	int units = xts || mode_is(drv, "essiv");
 	int chained = mode_is(drv, "ecb") || mode_is(drv, "cbc") || mode_is(drv, "ctr");
 	int keystream = mode_is(drv, "chacha20") || mode_is(drv, "xchacha20") || mode_is(drv, "xchacha12");

@@ -133,6 +133,7 @@ const struct bc_shash_alg *const bc_shash_drivers[] = {
 	&bc_sm3_generic,
 	&bc_ghash_generic,
 	&bc_polyval_generic,
+	&bc_nhpoly1305_generic,
 	/* generic SHA-1, SHA-224, SHA-384/512, MD5 */
 	&bc_sha1_generic, &bc_sha224_generic, &bc_sha384_generic, &bc_sha512_generic, &bc_md5_generic,
 #if defined(__x86_64__) || defined(__i386__)

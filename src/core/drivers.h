@@ -19,6 +19,7 @@ extern const struct bc_shash_alg bc_sha256_generic;
 extern const struct bc_shash_alg bc_sm3_generic;
 extern const struct bc_shash_alg bc_ghash_generic;
 extern const struct bc_shash_alg bc_polyval_generic;
+extern const struct bc_shash_alg bc_nhpoly1305_generic;
 /* Generic SHA-1, SHA-224, SHA-384/512 and MD5 (src/hash/) */
 extern const struct bc_shash_alg bc_sha1_generic, bc_sha224_generic, bc_sha384_generic, bc_sha512_generic;
 extern const struct bc_shash_alg bc_md5_generic;

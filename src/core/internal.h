@@ -17,7 +17,8 @@
 #define BC_BLOCK 16
 #define BC_MAX_IV 32       /* longest skcipher IV: hctr2's tweak, xchacha's nonce and stream position */
 #define BC_MAX_KEY 64      /* longest cipher-mode key (xts(aes) with AES-256); hmac and authenc take longer */
-#define BC_DESC_MAX 256    /* largest per-operation hash state; on the stack, aligned to BC_CTX_ALIGN */
+#define BC_DESC_MAX 576    /* largest per-operation hash state (nhpoly1305's, with Poly1305's wide
+                            * powers); on the stack, aligned to BC_CTX_ALIGN */
 #define BC_CTX_ALIGN 64    /* tfm contexts are allocated with this alignment */
 #define BC_KEYSIZE_ANY 0xffffffffu  /* a max_keysize: no limit (hmac hashes a long key first) */
 #define BC_HASH_MAX_BLOCK 256  /* longest hash block an hmac takes (the kernel's longest, sha3-224's, is 144) */

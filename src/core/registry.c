@@ -47,6 +47,7 @@ static const struct bc_template *const templates[] = {
 	&bc_tmpl_lrw,
 	&bc_tmpl_xctr, &bc_tmpl_hctr2,
 	&bc_tmpl_rfc7539, &bc_tmpl_rfc7539esp,
+	&bc_tmpl_adiantum,
 };
 
 /* Every algorithm name the library answers to, in the order list shows them. */
@@ -81,6 +82,7 @@ static const char *const algorithm_names[] = {
 	"essiv(cbc(camellia),sha256)", "gcm(camellia)", "cmac(camellia)", "xcbc(camellia)", "cbcmac(camellia)",
 	"xctr(aes)", "polyval", "hctr2(aes)",
 	"chacha20", "xchacha20", "xchacha12", "rfc7539(chacha20,poly1305)", "rfc7539esp(chacha20,poly1305)",
+	"nhpoly1305", "adiantum(xchacha12,aes)", "adiantum(xchacha20,aes)",
 };
 #define N_ALGNAMES (sizeof(algorithm_names) / sizeof(algorithm_names[0]))
 
@@ -208,7 +210,7 @@ static struct entry *find_driver_entry(enum bc_type type, const char *driver)
 /* "essiv(cbc(aes),sha256)" -> template "essiv", args "cbc(aes)" and "sha256". */
 struct parsed {
 	char tmpl[32];
-	char args[2][NAME_MAX_LEN];
+	char args[3][NAME_MAX_LEN];
 	int nargs;
 };
 
@@ -230,7 +232,7 @@ static int parse(const char *name, struct parsed *p)
 		else if ((*s == ')' && depth-- == 0) || (*s == ',' && depth == 0)) {
 			size_t n = (size_t)(s - a);
 
-			if (p->nargs == 2 || n == 0 || n >= NAME_MAX_LEN)
+			if (p->nargs == 3 || n == 0 || n >= NAME_MAX_LEN)
 				return -1;
 			memcpy(p->args[p->nargs], a, n);
 			p->args[p->nargs++][n] = 0;
@@ -346,6 +348,11 @@ static struct entry *instantiate(const struct bc_template *t, struct entry *in, 
 		n1 = snprintf(name, sizeof(name), "hctr2(%s)", x);
 		n2 = snprintf(driver, sizeof(driver), "hctr2_base(%s,%s)", in->driver, hash->driver);
 		prio = (2 * in->priority + 4 * cipher->priority + hash->priority) / 7;
+		break;
+	case BC_ARGS_ADIANTUM: /* the kernel's weighting of the stream cipher, the hash and the cipher */
+		n1 = snprintf(name, sizeof(name), "adiantum(%s,%s)", in->name, cipher->name);
+		n2 = snprintf(driver, sizeof(driver), "adiantum(%s,%s,%s)", in->driver, cipher->driver, hash->driver);
+		prio = (4 * in->priority + 2 * hash->priority + cipher->priority) / 7;
 		break;
 	default: /* BC_ARGS_GCM; the kernel averages the two priorities */
 		if (inner_arg(in->name, "ctr", x))
@@ -514,6 +521,23 @@ static struct entry *build(const struct parsed *p, int by_driver)
 		if (in && strcmp(in->name, "chacha20"))
 			return NULL;
 		break;
+	case BC_ARGS_ADIANTUM: {
+		const struct bc_cipher_alg *c;
+
+		/* by driver names all three; by algorithm names the hash may be left out */
+		if (p->nargs != 3 && (by_driver || p->nargs != 2))
+			return NULL;
+		in = lookup(BC_TYPE_SKCIPHER, p->args[0], by_driver);
+		cipher = lookup(BC_TYPE_CIPHER, p->args[1], by_driver);
+		hash = lookup(BC_TYPE_SHASH, p->nargs == 3 ? p->args[2] : "nhpoly1305", by_driver);
+		if (!in || !cipher || !hash || (strcmp(in->name, "xchacha12") && strcmp(in->name, "xchacha20")) ||
+		    strcmp(hash->name, "nhpoly1305"))
+			return NULL;
+		c = cipher->alg;
+		if (bc_cipher_blocksize(c) != BC_BLOCK || c->min_keysize > 32 || c->max_keysize < 32)
+			return NULL;
+		break;
+	}
 	case BC_ARGS_CCM: {
 		char y[NAME_MAX_LEN + 8];
 

@@ -1,5 +1,5 @@
-/* blockcrypt: the Poly1305 one-time authenticator used by the rfc7539 AEADs (src/mode/chachapoly.c).
- * RFC 8439 section 2.5: a 32-byte one-time key (r clamped, s), 16-byte blocks, a 16-byte tag. */
+/* blockcrypt: the Poly1305 one-time authenticator used by the rfc7539 AEADs (src/mode/chachapoly.c), NH-Poly1305 and adiantum.
+ * RFC 8439 section 2.5: a 32-byte one-time key (r clamped, s), 16-byte blocks, a 16-byte tag; Adiantum's r-only form. */
 #ifndef BC_POLY1305_H
 #define BC_POLY1305_H
 
@@ -7,6 +7,14 @@
 
 #define BC_POLY1305_KEY 32
 #define BC_POLY1305_TAG 16
+#define BC_POLY1305_R 16
+
+/* NH-Poly1305 (Linux crypto/nhpoly1305.c): Poly1305's r, then the NH key of
+ * 1024 bytes and 48 more for the three further passes, each 16 bytes along. */
+#define BC_NH_UNIT 1024
+#define BC_NH_PASSES 4
+#define BC_NH_KEY_WORDS (BC_NH_UNIT / 4 + 4 * (BC_NH_PASSES - 1))
+#define BC_NHPOLY1305_KEY (BC_POLY1305_R + 4 * BC_NH_KEY_WORDS)
 
 /* Where the compiler has a 64x64->128-bit product (x86-64, arm64, s390x),
  * the accumulator and r in three limbs of 44, 44 and 42 bits: 9 products a
@@ -46,6 +54,30 @@ struct bc_poly1305 {
 int bc_poly1305_wide(void);
 /* wide: what bc_poly1305_wide() said (the portable code alone when 0). */
 void bc_poly1305_init(struct bc_poly1305 *p, const uint8_t key[BC_POLY1305_KEY], int wide);
+/* Tops up a partly filled 16-byte block buf (used bytes in it) from *m:
+ * 1 when it is now whole (used back to 0), else 0 (nothing pending, or the
+ * input ran out). */
+static inline int bc_block16_fill(uint8_t buf[16], size_t *used, const uint8_t **m, size_t *len)
+{
+	size_t n;
+
+	if (!*used || !*len)
+		return 0;
+	n = 16 - *used < *len ? 16 - *used : *len;
+	memcpy(buf + *used, *m, n);
+	*used += n;
+	*m += n;
+	*len -= n;
+	if (*used < 16)
+		return 0;
+	*used = 0;
+	return 1;
+}
+
+/* Keyed by r alone (s = 0): the result is the reduced accumulator modulo
+ * 2^128, the form NH-Poly1305 and Adiantum's tweak hash use (Crowley and
+ * Biggers, "Adiantum", section 6.4), whose sums then add their own terms. */
+void bc_poly1305_init_r(struct bc_poly1305 *p, const uint8_t r[BC_POLY1305_R]);
 void bc_poly1305_update(struct bc_poly1305 *p, const uint8_t *m, size_t len);
 /* RFC 8439 section 2.8's pad16: zeros up to the next 16-byte boundary of what was given. */
 void bc_poly1305_pad16(struct bc_poly1305 *p);

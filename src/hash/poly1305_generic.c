@@ -251,21 +251,21 @@ int bc_poly1305_wide(void)
 	return 0;
 }
 #endif
+void bc_poly1305_init_r(struct bc_poly1305 *p, const uint8_t r[BC_POLY1305_R])
+{
+	uint8_t key[BC_POLY1305_KEY] = { 0 };
+
+	memcpy(key, r, BC_POLY1305_R);
+	bc_poly1305_init(p, key, 0);   /* short runs between NH's units: the portable code */
+	bc_wipe(key, sizeof(key));
+}
 
 void bc_poly1305_update(struct bc_poly1305 *p, const uint8_t *m, size_t len)
 {
-	if (p->used) {
-		size_t n = 16 - p->used < len ? 16 - p->used : len;
-
-		memcpy(p->buf + p->used, m, n);
-		p->used += n;
-		m += n;
-		len -= n;
-		if (p->used < 16)
-			return;
+	if (bc_block16_fill(p->buf, &p->used, &m, &len))
 		blocks(p, p->buf, 1, HIBIT);
-		p->used = 0;
-	}
+	if (p->used)
+		return;
 	if (len >= 16) {
 		size_t n = len / 16;
 #if defined(BC_POLY1305_IFMA)

@@ -42,6 +42,8 @@ enum bc_tmpl_args {
 	BC_ARGS_HCTR2,      /* hctr2(X) = hctr2_base(xctr(X),polyval), with the cipher X under the xctr */
 	BC_ARGS_CHACHAPOLY, /* rfc7539(chacha20,poly1305), rfc7539esp(...): over a chacha20 skcipher; Poly1305 is
 	                     * the library's own (driver poly1305-generic), not a registry entry */
+	BC_ARGS_ADIANTUM,   /* adiantum(S,X) = adiantum(S,X,nhpoly1305): over an xchacha skcipher S, a cipher X taking
+	                     * 32-byte keys and nhpoly1305; by driver names all three */
 };
 
 struct bc_template {
@@ -67,6 +69,7 @@ extern const struct bc_template bc_tmpl_ccm;
 extern const struct bc_template bc_tmpl_lrw;
 extern const struct bc_template bc_tmpl_xctr, bc_tmpl_hctr2;
 extern const struct bc_template bc_tmpl_rfc7539, bc_tmpl_rfc7539esp;
+extern const struct bc_template bc_tmpl_adiantum;
 
 /* The ctr mode's counter step (128-bit big-endian increment), shared with gcm. */
 void bc_ctr_add(uint8_t ctr[16], uint64_t n);
