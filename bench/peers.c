@@ -1,5 +1,6 @@
 /* bench/peers.c: blockcrypt side by side with OpenSSL 3 (EVP), libgcrypt and nettle, same workloads, one process.
- * Algorithms per FIPS-197, SP 800-38A/B/D/E, GB/T 32907, FIPS 180-4, GB/T 32905; outputs are cross-checked before timing. */
+ * Algorithms per FIPS-197, SP 800-38A/B/D/E, GB/T 32907, FIPS 180-4, GB/T 32905, RFC 8439; outputs are cross-checked
+ * before timing. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -11,6 +12,8 @@
 #include <nettle/aes.h>
 #include <nettle/cbc.h>
 #include <nettle/ccm.h>
+#include <nettle/chacha-poly1305.h>
+#include <nettle/chacha.h>
 #include <nettle/cmac.h>
 #include <nettle/ctr.h>
 #include <nettle/gcm.h>
@@ -30,10 +33,10 @@ enum lib { L_BC, L_OSSL, L_GCRY, L_NETTLE, NLIBS };
 static const char *const lib_name[NLIBS] = { "blockcrypt", "openssl", "libgcrypt", "nettle" };
 static const char *const lib_colour[NLIBS] = { "#d62728", "#1f77b4", "#2ca02c", "#9467bd" };
 
-enum kind { ECB, CBC, CTR, XTS, GCM, CMAC, HASH, HMAC, ESP, CCM };
+enum kind { ECB, CBC, CTR, XTS, GCM, CMAC, HASH, HMAC, ESP, CCM, STREAM, CHACHAPOLY };
 /* The hashes, and their names and digest lengths in the peers. */
 enum hash { H_SHA256, H_SM3, H_SHA1, H_SHA512 };
-enum cipher { C_AES, C_SM4, C_TDES, C_TWOFISH, C_SERPENT, C_CAMELLIA };
+enum cipher { C_AES, C_SM4, C_TDES, C_TWOFISH, C_SERPENT, C_CAMELLIA, C_CHACHA20 };
 static const char *const ossl_md[] = { "SHA256", "SM3", "SHA1", "SHA512" };
 static const int gcry_md[] = { GCRY_MD_SHA256, GCRY_MD_SM3, GCRY_MD_SHA1, GCRY_MD_SHA512 };
 static const size_t md_len[] = { 32, 32, 20, 64 };
@@ -74,6 +77,10 @@ static const struct alg algs[] = {
 	 * the 8-byte header. */
 	{ "aes-128-gcm-esp", "rfc4106(gcm(aes))", ESP, C_AES, 20 },
 	{ "hmac-sha256", "hmac(sha256)", HMAC, H_SHA256, 32 }, { "hmac-sha1", "hmac(sha1)", HMAC, H_SHA1, 20 },
+	/* chacha20: the 16-byte IV is the kernel's and OpenSSL's layout (32-bit LE block counter, then the
+	 * 96-bit nonce); chacha20-poly1305: a 12-byte nonce, no AD, as gcm here */
+	{ "chacha20", "chacha20", STREAM, C_CHACHA20, 32 },
+	{ "chacha20-poly1305", "rfc7539(chacha20,poly1305)", CHACHAPOLY, C_CHACHA20, 32 },
 };
 #define NALGS (sizeof(algs) / sizeof(algs[0]))
 
@@ -120,11 +127,13 @@ struct impl {
 		struct sha512_ctx sha512;
 		struct hmac_sha256_ctx hs256;
 		struct hmac_sha1_ctx hs1;
+		struct chacha_ctx cc;
+		struct chacha_poly1305_ctx cp;
 	} nt;
 };
 
-/* One operation: src to dst (may be equal) under the 16-byte iv (gcm and ccm: its first 12 bytes
- * are the nonce; ccm: 16-byte tags, no AD, so L = 3),
+/* One operation: src to dst (may be equal) under the 16-byte iv (gcm, ccm and chacha20-poly1305: its first
+ * 12 bytes are the nonce; ccm: 16-byte tags, no AD, so L = 3),
  * which cbc and ctr may advance in place, as each library's API does; tag receives the GCM
  * tag, MAC or digest. 0 or -1. */
 struct lib_ops {
@@ -150,6 +159,7 @@ static int bc_open(struct impl *im)
 	case GCM:
 	case ESP:
 	case CCM:
+	case CHACHAPOLY:
 		return bc_aead_alloc(&im->ae, im->a->bc) || bc_aead_setkey(im->ae, im->key, im->a->keylen) ? -1 : 0;
 	case HMAC:
 	case CMAC: {
@@ -170,6 +180,7 @@ static int bc_op(struct impl *im, uint8_t *iv, const uint8_t *src, uint8_t *dst,
 {
 	switch (im->a->kind) {
 	case GCM:
+	case CHACHAPOLY:
 		return bc_aead_encrypt(im->ae, iv, 12, src, 0, src, dst, len, tag) ? -1 : 0;
 	case ESP: {
 		uint8_t ad[16];
@@ -295,6 +306,7 @@ static int ossl_op(struct impl *im, uint8_t *iv, const uint8_t *src, uint8_t *ds
 		return EVP_MAC_init(im->omctx, NULL, 0, NULL) && EVP_MAC_update(im->omctx, src, len) &&
 		       EVP_MAC_final(im->omctx, tag, &tl, 16) ? 0 : -1;
 	case GCM:
+	case CHACHAPOLY:
 		return EVP_EncryptInit_ex2(im->octx, NULL, NULL, iv, NULL) &&
 		       EVP_EncryptUpdate(im->octx, dst, &n, src, (int)len) && EVP_EncryptFinal_ex(im->octx, dst + n, &m) &&
 		       EVP_CIPHER_CTX_ctrl(im->octx, EVP_CTRL_AEAD_GET_TAG, 16, tag) ? 0 : -1;
@@ -325,7 +337,8 @@ static int gcry_open(struct impl *im)
 {
 	static const int modes[] = { [ECB] = GCRY_CIPHER_MODE_ECB, [CBC] = GCRY_CIPHER_MODE_CBC,
 		                     [CTR] = GCRY_CIPHER_MODE_CTR, [XTS] = GCRY_CIPHER_MODE_XTS,
-		                     [GCM] = GCRY_CIPHER_MODE_GCM, [CCM] = GCRY_CIPHER_MODE_CCM };
+		                     [GCM] = GCRY_CIPHER_MODE_GCM, [CCM] = GCRY_CIPHER_MODE_CCM,
+		                     [STREAM] = GCRY_CIPHER_MODE_STREAM, [CHACHAPOLY] = GCRY_CIPHER_MODE_POLY1305 };
 	const struct alg *a = im->a;
 	size_t cipher_key = a->kind == XTS ? a->keylen / 2 : a->keylen;
 	/* libgcrypt's numbers per cipher for 128- and 256-bit keys */
@@ -335,6 +348,7 @@ static int gcry_open(struct impl *im)
 		[C_TWOFISH] = { GCRY_CIPHER_TWOFISH128, GCRY_CIPHER_TWOFISH },
 		[C_SERPENT] = { GCRY_CIPHER_SERPENT128, GCRY_CIPHER_SERPENT256 },
 		[C_CAMELLIA] = { GCRY_CIPHER_CAMELLIA128, GCRY_CIPHER_CAMELLIA256 },
+		[C_CHACHA20] = { GCRY_CIPHER_CHACHA20, GCRY_CIPHER_CHACHA20 },
 	};
 	int algo = gcry_algo[a->kind == HASH || a->kind == HMAC ? C_AES : a->sm][cipher_key == 16 ? 0 : 1];
 
@@ -399,7 +413,7 @@ static int gcry_op(struct impl *im, uint8_t *iv, const uint8_t *src, uint8_t *ds
 		break;
 	}
 	default:
-		e = gcry_cipher_setiv(im->gc, iv, a->kind == GCM ? 12 : a->sm == C_TDES ? 8 : 16);
+		e = gcry_cipher_setiv(im->gc, iv, a->kind == GCM || a->kind == CHACHAPOLY ? 12 : a->sm == C_TDES ? 8 : 16);
 		break;
 	}
 	if (!e)
@@ -407,7 +421,7 @@ static int gcry_op(struct impl *im, uint8_t *iv, const uint8_t *src, uint8_t *ds
 		                          : gcry_cipher_decrypt(im->gc, dst, len, src, len))
 		            : (src == dst ? gcry_cipher_encrypt(im->gc, dst, len, NULL, 0)
 		                          : gcry_cipher_encrypt(im->gc, dst, len, src, len));
-	if (!e && (a->kind == GCM || a->kind == CCM))
+	if (!e && (a->kind == GCM || a->kind == CCM || a->kind == CHACHAPOLY))
 		e = gcry_cipher_gettag(im->gc, tag, 16);
 	return e ? -1 : 0;
 }
@@ -420,7 +434,7 @@ static void gcry_close(struct impl *im)
 		gcry_mac_close(im->gm);
 }
 
-/* ---- nettle (3.8: AES and SM3; no SM4) --------------------------------------------------- */
+/* ---- nettle (3.8: AES, SM3 and ChaCha20; no SM4) ------------------------------------------- */
 /* nettle's generic modes take a nettle_cipher_func; these give it the exact prototype. */
 static void nt_aes128_encrypt(const void *ctx, size_t len, uint8_t *dst, const uint8_t *src)
 {
@@ -447,10 +461,16 @@ static int nettle_open(struct impl *im)
 	const struct alg *a = im->a;
 	int k128 = a->keylen == 16 || (a->kind == XTS && a->keylen == 32);
 
-	if (a->sm != C_AES && a->kind != HASH && a->kind != HMAC)
+	if (a->sm != C_AES && a->sm != C_CHACHA20 && a->kind != HASH && a->kind != HMAC)
 		return 1;
 	switch (a->kind) {
 	case HASH:
+		break;
+	case STREAM:
+		chacha_set_key(&im->nt.cc, im->key);
+		break;
+	case CHACHAPOLY:
+		chacha_poly1305_set_key(&im->nt.cp, im->key);
 		break;
 	case HMAC:
 		if (a->sm == H_SHA1)
@@ -512,6 +532,17 @@ static int nettle_op(struct impl *im, uint8_t *iv, const uint8_t *src, uint8_t *
 	uint8_t nonce[12];
 
 	switch (a->kind) {
+	case STREAM:
+		/* the kernel's IV: the 32-bit counter, then the 96-bit nonce */
+		chacha_set_nonce96(&im->nt.cc, iv + 4);
+		chacha_set_counter32(&im->nt.cc, iv);
+		chacha_crypt32(&im->nt.cc, len, dst, src);
+		break;
+	case CHACHAPOLY:
+		chacha_poly1305_set_nonce(&im->nt.cp, iv);
+		chacha_poly1305_encrypt(&im->nt.cp, len, dst, src);
+		chacha_poly1305_digest(&im->nt.cp, 16, tag);
+		break;
 	case HMAC:
 		if (a->sm == H_SHA1) {
 			hmac_sha1_update(&im->nt.hs1, len, src);
@@ -662,7 +693,9 @@ struct results {
 
 static size_t digest_len(const struct alg *a)
 {
-	return a->kind == HASH || a->kind == HMAC ? md_len[a->sm] : a->kind == GCM || a->kind == ESP || a->kind == CMAC || a->kind == CCM ? 16 : 0;
+	return a->kind == HASH || a->kind == HMAC ? md_len[a->sm]
+	       : a->kind == GCM || a->kind == ESP || a->kind == CMAC || a->kind == CCM || a->kind == CHACHAPOLY ? 16
+												  : 0;
 }
 
 /* Every library that has the algorithm must give blockcrypt's output for the same key, IV and data. */
@@ -755,7 +788,7 @@ static double best_peer(const double *mbps)
 
 static void print_row(const struct alg *a, size_t size, const double *mbps, int bad)
 {
-	printf("%-13s %6zu", a->label, size);
+	printf("%-17s %6zu", a->label, size);
 	for (int l = 0; l < NLIBS; l++) {
 		if (bad)
 			printf(" %11s", "DISAGREE");
@@ -942,7 +975,7 @@ int main(int argc, char **argv)
 	       decrypt ? "decryption" : "encryption (MACs and hashes: digest)", out_of_place ? "out of place" : "in place",
 	       make_iv == bench_make_iv ? "written byte by byte" : "zeroed, then one 8-byte store",
 	       (seconds / MIN_ROUNDS < ROUND_S ? seconds / MIN_ROUNDS : ROUND_S) * 1e3, seconds, bc_cpu_features_string());
-	printf("%-13s %6s", "algorithm", "size");
+	printf("%-17s %6s", "algorithm", "size");
 	for (int l = 0; l < NLIBS; l++)
 		printf(" %11s", lib_name[l]);
 	printf(" %7s\n", "ratio");

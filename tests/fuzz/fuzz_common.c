@@ -81,6 +81,10 @@ struct fz_alg fz_algs[] = {
 	{ .name = "ecb(serpent)" }, { .name = "cbc(serpent)" }, { .name = "ctr(serpent)" }, { .name = "cts(cbc(serpent))" },
 	{ .name = "xts(serpent)" }, { .name = "gcm(serpent)" }, { .name = "cmac(serpent)" }, { .name = "lrw(serpent)" },
 	{ .name = "lrw(twofish)" },
+	/* xctr and chacha20 before the templates over their drivers (hctr2, rfc7539) */
+	{ .name = "xctr(aes)" }, { .name = "polyval" }, { .name = "hctr2(aes)" },
+	{ .name = "chacha20" }, { .name = "xchacha20" }, { .name = "xchacha12" },
+	{ .name = "rfc7539(chacha20,poly1305)" }, { .name = "rfc7539esp(chacha20,poly1305)" },
 };
 const size_t fz_nalgs = sizeof(fz_algs) / sizeof(fz_algs[0]);
 
@@ -172,7 +176,9 @@ void fz_setup(void)
 		struct cipher_list cl = { .name = cipher };
 		char pre[16];
 
-		a->type = !strncmp(a->name, "gcm(", 4) || !strncmp(a->name, "ccm(", 4) ? BC_TYPE_AEAD
+		a->type = !strncmp(a->name, "gcm(", 4) || !strncmp(a->name, "ccm(", 4) || !strncmp(a->name, "rfc7539", 7)
+				  ? BC_TYPE_AEAD
+			  : !strncmp(a->name, "chacha20", 8) || !strncmp(a->name, "xchacha", 7) ? BC_TYPE_SKCIPHER
 			  : (strchr(a->name, '(') == NULL || strstr(a->name, "mac(") || !strncmp(a->name, "xcbc(", 5))
 				? BC_TYPE_SHASH
 			  : BC_TYPE_SKCIPHER;
@@ -185,7 +191,8 @@ void fz_setup(void)
 		if (!strcmp(pre, "hmac")) {
 			snprintf(buf, sizeof(buf), "%.*s", (int)strlen(a->name) - 6, a->name + 5);
 			add_over(a, "hmac", alg_named(buf), "");
-		} else if (!strcmp(pre, "ecb") || !strcmp(pre, "cbc") || !strcmp(pre, "ctr") || strstr(pre, "mac")) {
+		} else if (!strcmp(pre, "ecb") || !strcmp(pre, "cbc") || !strcmp(pre, "ctr") || !strcmp(pre, "xctr") ||
+			   strstr(pre, "mac")) {
 			for (size_t j = 0; j < cl.n; j++) {
 				snprintf(buf, sizeof(buf), "%s(%s)", pre, cl.d[j]);
 				add_cand(a, buf);
@@ -199,17 +206,22 @@ void fz_setup(void)
 		} else if (!strcmp(pre, "essiv")) {
 			snprintf(buf, sizeof(buf), "cbc(%s)", cipher);
 			add_over(a, "essiv", alg_named(buf), !strcmp(cipher, "sm4") ? ",sm3-generic" : ",sha256-generic");
-		} else if (!strcmp(pre, "gcm")) {
-			struct fz_alg g = { .name = "ghash", .type = BC_TYPE_SHASH };
+		} else if (!strcmp(pre, "gcm") || !strcmp(pre, "hctr2")) {
+			/* gcm_base over each ctr x ghash pair, hctr2_base over each xctr x polyval pair */
+			int gcm = !strcmp(pre, "gcm");
+			struct fz_alg g = { .name = gcm ? "ghash" : "polyval", .type = BC_TYPE_SHASH };
 			char suffix[80];
 
-			add_cand(&g, "ghash-generic");
+			snprintf(suffix, sizeof(suffix), "%s-generic", g.name);
+			add_cand(&g, suffix);
 			bc_list_drivers(collect_listed, &g);
-			snprintf(buf, sizeof(buf), "ctr(%s)", cipher);
+			snprintf(buf, sizeof(buf), "%s(%s)", gcm ? "ctr" : "xctr", cipher);
 			for (size_t j = 0; j < g.ncand; j++) {
 				snprintf(suffix, sizeof(suffix), ",%s", g.cand[j]);
-				add_over(a, "gcm_base", alg_named(buf), suffix);
+				add_over(a, gcm ? "gcm_base" : "hctr2_base", alg_named(buf), suffix);
 			}
+		} else if (!strcmp(pre, "rfc7539") || !strcmp(pre, "rfc7539esp")) {
+			add_over(a, pre, alg_named("chacha20"), ",poly1305-generic");
 		} else if (!strcmp(pre, "ccm")) {
 			/* ccm_base over every ctr driver with the generic cbcmac, and the other way round */
 			char generic_mac[80], ctr[32], mac[32];

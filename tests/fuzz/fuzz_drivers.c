@@ -54,7 +54,8 @@ static size_t read_key(struct fz *f, const struct fz_alg *a, int any, uint8_t ke
 
 static void fuzz_skcipher(struct fz *f, const struct fz_alg *a, const char *drv)
 {
-	uint8_t flags = fz_u8(f), key[80], iv0[16], giv[16], tiv[16], *msg, *gout, *src, *dst;
+	/* IVs up to hctr2's and xchacha's 32 bytes */
+	uint8_t flags = fz_u8(f), key[80], iv0[32], giv[32], tiv[32], *msg, *gout, *src, *dst;
 	size_t keylen = read_key(f, a, flags & 0x80, key), len = fz_u16(f) % (MAX_LEN + 1), ivsize;
 	size_t cuts[MAX_CUTS + 2], ncuts;
 	int inplace = flags & 1, chain = !strncmp(a->name, "ecb(", 4) || !strncmp(a->name, "cbc(", 4) ||
@@ -75,9 +76,16 @@ static void fuzz_skcipher(struct fz *f, const struct fz_alg *a, const char *drv)
 	if (eg != et || (eg && eg != -EINVAL))
 		fz_fail("setkey result differs from generic", a->name, drv, keylen);
 	ivsize = bc_skcipher_ivsize(t);
-	if (ivsize != bc_skcipher_ivsize(g) || ivsize > 16)
+	if (ivsize != bc_skcipher_ivsize(g) || ivsize > sizeof(iv0))
 		fz_fail("ivsize", a->name, drv, ivsize);
 	fz_bytes(f, iv0, ivsize);
+	if ((flags & 0x40) && (!strncmp(a->name, "chacha20", 8) || !strncmp(a->name, "xchacha", 7))) {
+		/* the 32-bit LE block counter (xchacha's at byte 24) about to wrap inside the text */
+		uint8_t *ctr = iv0 + (a->name[0] == 'x' ? 24 : 0);
+
+		ctr[0] |= 0xf8;
+		memset(ctr + 1, 0xff, 3);
+	}
 	msg = malloc(len + 1);
 	gout = malloc(len + 1);
 	fz_bytes(f, msg, len);
@@ -135,11 +143,15 @@ static void fuzz_aead(struct fz *f, const struct fz_alg *a, const char *drv)
 {
 	uint8_t flags = fz_u8(f), key[80], iv[128], gtag[16], *msg, *gout, *ad, *src, *dst, *tag;
 	size_t keylen = read_key(f, a, flags & 0x80, key);
-	int ccm = !strncmp(a->name, "ccm(", 4);
+	int ccm = !strncmp(a->name, "ccm(", 4), esp = !strncmp(a->name, "rfc7539esp(", 11);
 	size_t taglen = flags & 0x40 ? fz_u8(f) % 20 : (ccm ? ccm_tags : gcm_tags)[fz_u8(f) % 7];
 	uint8_t ivb = fz_u8(f);
-	/* gcm's fast-path 12 bytes or any length; ccm's 16-byte counter block, or any length to be refused */
-	size_t ivlen = ivb & 0x80 ? (ccm ? 16 : 12) : ivb & 0x7f, adlen = fz_u16(f) % 1024, len = fz_u16(f) % (MAX_LEN + 1);
+	/* gcm's fast-path 12 bytes or any length; ccm's 16-byte counter block, rfc7539's 12-byte nonce, the ESP
+	 * form's 8-byte IV, or any length to be refused */
+	size_t ivlen = ivb & 0x80 ? (ccm ? 16 : esp ? 8 : 12) : ivb & 0x7f, adlen = fz_u16(f) % 1024;
+	size_t len = fz_u16(f) % (MAX_LEN + 1);
+	/* the ESP form's AD ends with a copy of the IV, which the tag does not cover (as in the kernel) */
+	size_t adauth = esp ? (adlen < 8 ? 0 : adlen - 8) : adlen;
 	int inplace = flags & 1;
 	bc_aead *g, *t;
 	struct fz_buf sb, db, ab, tb;
@@ -193,8 +205,8 @@ static void fuzz_aead(struct fz *f, const struct fz_alg *a, const char *drv)
 	if (!inplace)
 		memset(dst, FILL, len);
 	uint8_t where = fz_u8(f), bit = fz_u8(f);
-	uint8_t *flip = (where % 3 == 1 && len) ? src + bit % len : (where % 3 == 2 && adlen) ? ad + bit % adlen
-											 : tag + bit % taglen;
+	uint8_t *flip = (where % 3 == 1 && len) ? src + bit % len : (where % 3 == 2 && adauth) ? ad + bit % adauth
+											  : tag + bit % taglen;
 	*flip ^= (uint8_t)(1u << (where >> 5));
 	et = bc_aead_decrypt(t, iv, ivlen, ad, adlen, src, dst, len, tag);
 	if (et != -EBADMSG || !all_are(dst, len, 0))

@@ -1,7 +1,7 @@
 /* libFuzzer harness: every driver against OpenSSL's libcrypto and libgcrypt wherever they have the algorithm,
  * so a bug the generic and the accelerated code share is still caught. Modes: SP 800-38A/B/C/D/E, RFC 3566, kernel essiv;
  * ciphers AES, SM4, DES and TDES (FIPS 46-3, SP 800-67), Camellia (RFC 3713), Serpent and Twofish (their AES
- * submissions). */
+ * submissions); ChaCha20 and its AEAD with Poly1305 (RFC 8439, the ESP form RFC 7634). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,16 +17,17 @@
 
 #define MAX_LEN 4096
 
-enum mode { ECB, CBC, CTR, XTS, CTS };
+enum mode { ECB, CBC, CTR, XTS, CTS, STREAM };
 
-/* des and des3_ede have 8-byte blocks (and IVs), the others 16. */
+/* des and des3_ede have 8-byte blocks (and IVs), the others 16 (chacha20: its 16-byte IV, the kernel's layout
+ * that both peers take too: the 32-bit LE block counter, then the 96-bit nonce). */
 static size_t block_of(const char *c)
 {
 	return strstr(c, "des") ? 8 : 16;
 }
 
 /* ---- OpenSSL -------------------------------------------------------------------- */
-/* OpenSSL's name of cipher c in mode mode ("CBC", "GCM", ...) with a key of keybits; -1 where OpenSSL has
+/* OpenSSL's name of cipher c in mode mode ("CBC", "GCM", "" for a stream cipher...) with a key of keybits; -1 where OpenSSL has
  * no such cipher (Twofish, Serpent: libgcrypt alone is compared). A name it lacks (camellia's xts, des's ctr)
  * is refused later, by the fetch. */
 static int ossl_name(char *name, size_t n, const char *c, size_t keybits, const char *mode)
@@ -34,6 +35,7 @@ static int ossl_name(char *name, size_t n, const char *c, size_t keybits, const 
 	static const struct { const char *ours, *theirs; int sized; } names[] = {
 		{ "aes", "AES", 1 }, { "camellia", "CAMELLIA", 1 }, { "sm4", "SM4", 0 },
 		{ "des", "DES", 0 }, { "des3_ede", "DES-EDE3", 0 },   /* single DES: the legacy provider */
+		{ "chacha20", "ChaCha20", 0 },   /* "ChaCha20" and "ChaCha20-Poly1305" */
 	};
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
@@ -41,7 +43,7 @@ static int ossl_name(char *name, size_t n, const char *c, size_t keybits, const 
 			if (names[i].sized)
 				snprintf(name, n, "%s-%zu-%s", names[i].theirs, keybits, mode);
 			else
-				snprintf(name, n, "%s-%s", names[i].theirs, mode);
+				snprintf(name, n, "%s%s%s", names[i].theirs, *mode ? "-" : "", mode);
 			return 0;
 		}
 	return -1;
@@ -50,7 +52,7 @@ static int ossl_name(char *name, size_t n, const char *c, size_t keybits, const 
 static int ossl_cipher(const char *c, enum mode m, const uint8_t *key, size_t keylen, const uint8_t *iv,
 		       const uint8_t *in, uint8_t *out, size_t len, int enc)
 {
-	static const char *const mname[] = { "ECB", "CBC", "CTR", "XTS", "CBC-CTS" };
+	static const char *const mname[] = { "ECB", "CBC", "CTR", "XTS", "CBC-CTS", "" };
 	char name[32];
 	EVP_CIPHER *ci;
 	EVP_CIPHER_CTX *x;
@@ -77,18 +79,19 @@ static int ossl_cipher(const char *c, enum mode m, const uint8_t *key, size_t ke
 	return ok ? 0 : -1;
 }
 
-/* gcm (any IV length, 16-byte tags) or ccm (an ivlen-byte nonce of 7..13, taglen-byte tags: those lengths
- * before the key, and the total text length before the AD). */
-static int ossl_aead(const char *c, int ccm, const uint8_t *key, size_t keylen, const uint8_t *iv, size_t ivlen,
+/* mode "GCM" (any IV length, 16-byte tags), "Poly1305" (chacha20's: a 12-byte nonce, 16-byte tags) or "CCM"
+ * (an ivlen-byte nonce of 7..13, taglen-byte tags: those lengths before the key, and the total text length before
+ * the AD). */
+static int ossl_aead(const char *c, const char *mode, const uint8_t *key, size_t keylen, const uint8_t *iv, size_t ivlen,
 		     const uint8_t *ad, size_t adlen, const uint8_t *in, uint8_t *out, size_t len, uint8_t *tag,
 		     size_t taglen)
 {
 	char name[32];
 	EVP_CIPHER *ci;
 	EVP_CIPHER_CTX *x;
-	int ok, n = 0;
+	int ok, n = 0, ccm = !strcmp(mode, "CCM");
 
-	if (ossl_name(name, sizeof(name), c, keylen * 8, ccm ? "CCM" : "GCM"))
+	if (ossl_name(name, sizeof(name), c, keylen * 8, mode))
 		return -1;
 	ci = EVP_CIPHER_fetch(NULL, name, NULL);
 	if (!ci)
@@ -109,14 +112,20 @@ static int ossl_aead(const char *c, int ccm, const uint8_t *key, size_t keylen, 
 static int ossl_gcm(const char *c, const uint8_t *key, size_t keylen, const uint8_t *iv, size_t ivlen,
 		    const uint8_t *ad, size_t adlen, const uint8_t *in, uint8_t *out, size_t len, uint8_t tag[16])
 {
-	return ossl_aead(c, 0, key, keylen, iv, ivlen, ad, adlen, in, out, len, tag, 16);
+	return ossl_aead(c, "GCM", key, keylen, iv, ivlen, ad, adlen, in, out, len, tag, 16);
+}
+
+static int ossl_poly1305(const char *c, const uint8_t *key, size_t keylen, const uint8_t *iv, size_t ivlen,
+			 const uint8_t *ad, size_t adlen, const uint8_t *in, uint8_t *out, size_t len, uint8_t tag[16])
+{
+	return ossl_aead(c, "Poly1305", key, keylen, iv, ivlen, ad, adlen, in, out, len, tag, 16);
 }
 
 static int ossl_ccm(const char *c, const uint8_t *key, size_t keylen, const uint8_t *nonce, size_t nlen,
 		    const uint8_t *ad, size_t adlen, const uint8_t *in, uint8_t *out, size_t len, uint8_t *tag,
 		    size_t taglen)
 {
-	return ossl_aead(c, 1, key, keylen, nonce, nlen, ad, adlen, in, out, len, tag, taglen);
+	return ossl_aead(c, "CCM", key, keylen, nonce, nlen, ad, adlen, in, out, len, tag, taglen);
 }
 
 static int ossl_cmac(const char *c, const uint8_t *key, size_t keylen, const uint8_t *msg, size_t len,
@@ -187,6 +196,7 @@ static const struct {
 	{ "camellia", GCRY_CIPHER_CAMELLIA128, GCRY_CIPHER_CAMELLIA192, GCRY_CIPHER_CAMELLIA256, GCRY_MAC_CMAC_CAMELLIA },
 	{ "des", GCRY_CIPHER_DES, -1, -1, -1 },
 	{ "des3_ede", -1, GCRY_CIPHER_3DES, -1, GCRY_MAC_CMAC_3DES },
+	{ "chacha20", -1, -1, GCRY_CIPHER_CHACHA20, -1 },
 };
 
 static int gc_index(const char *c)
@@ -212,7 +222,7 @@ static int gc_cipher(const char *c, enum mode m, const uint8_t *key, size_t keyl
 		     const uint8_t *in, uint8_t *out, size_t len, int enc)
 {
 	static const int gm[] = { GCRY_CIPHER_MODE_ECB, GCRY_CIPHER_MODE_CBC, GCRY_CIPHER_MODE_CTR,
-				  GCRY_CIPHER_MODE_XTS, GCRY_CIPHER_MODE_CBC };
+				  GCRY_CIPHER_MODE_XTS, GCRY_CIPHER_MODE_CBC, GCRY_CIPHER_MODE_STREAM };
 	gcry_cipher_hd_t h;
 	gcry_error_t e;
 
@@ -229,16 +239,17 @@ static int gc_cipher(const char *c, enum mode m, const uint8_t *key, size_t keyl
 	return e ? -1 : 0;
 }
 
-/* gcm, or ccm with an ivlen-byte nonce, whose lengths come before the AD. */
-static int gc_aead(const char *c, int ccm, const uint8_t *key, size_t keylen, const uint8_t *iv, size_t ivlen,
+/* gcm, chacha20's poly1305, or ccm with an ivlen-byte nonce, whose lengths come before the AD. */
+static int gc_aead(const char *c, int mode, const uint8_t *key, size_t keylen, const uint8_t *iv, size_t ivlen,
 		   const uint8_t *ad, size_t adlen, const uint8_t *in, uint8_t *out, size_t len, uint8_t *tag,
 		   size_t taglen)
 {
 	uint64_t lens[3] = { len, adlen, taglen };
 	gcry_cipher_hd_t h;
 	gcry_error_t e;
+	int ccm = mode == GCRY_CIPHER_MODE_CCM;
 
-	if (gcry_cipher_open(&h, gc_algo(c, keylen), ccm ? GCRY_CIPHER_MODE_CCM : GCRY_CIPHER_MODE_GCM, 0))
+	if (gcry_cipher_open(&h, gc_algo(c, keylen), mode, 0))
 		return -1;
 	e = gcry_cipher_setkey(h, key, keylen);
 	if (!e)
@@ -260,14 +271,20 @@ static int gc_aead(const char *c, int ccm, const uint8_t *key, size_t keylen, co
 static int gc_gcm(const char *c, const uint8_t *key, size_t keylen, const uint8_t *iv, size_t ivlen,
 		  const uint8_t *ad, size_t adlen, const uint8_t *in, uint8_t *out, size_t len, uint8_t tag[16])
 {
-	return gc_aead(c, 0, key, keylen, iv, ivlen, ad, adlen, in, out, len, tag, 16);
+	return gc_aead(c, GCRY_CIPHER_MODE_GCM, key, keylen, iv, ivlen, ad, adlen, in, out, len, tag, 16);
+}
+
+static int gc_poly1305(const char *c, const uint8_t *key, size_t keylen, const uint8_t *iv, size_t ivlen,
+		       const uint8_t *ad, size_t adlen, const uint8_t *in, uint8_t *out, size_t len, uint8_t tag[16])
+{
+	return gc_aead(c, GCRY_CIPHER_MODE_POLY1305, key, keylen, iv, ivlen, ad, adlen, in, out, len, tag, 16);
 }
 
 static int gc_ccm(const char *c, const uint8_t *key, size_t keylen, const uint8_t *nonce, size_t nlen,
 		  const uint8_t *ad, size_t adlen, const uint8_t *in, uint8_t *out, size_t len, uint8_t *tag,
 		  size_t taglen)
 {
-	return gc_aead(c, 1, key, keylen, nonce, nlen, ad, adlen, in, out, len, tag, taglen);
+	return gc_aead(c, GCRY_CIPHER_MODE_CCM, key, keylen, nonce, nlen, ad, adlen, in, out, len, tag, taglen);
 }
 
 static int gc_cmac(const char *c, const uint8_t *key, size_t keylen, const uint8_t *msg, size_t len,
@@ -308,10 +325,13 @@ struct peer {
 	int (*ccm)(const char *c, const uint8_t *key, size_t keylen, const uint8_t *nonce, size_t nlen,
 		   const uint8_t *ad, size_t adlen, const uint8_t *in, uint8_t *out, size_t len, uint8_t *tag,
 		   size_t taglen);
+	/* chacha20 with poly1305, the gcm call's form */
+	int (*poly1305)(const char *c, const uint8_t *key, size_t keylen, const uint8_t *iv, size_t ivlen,
+			const uint8_t *ad, size_t adlen, const uint8_t *in, uint8_t *out, size_t len, uint8_t tag[16]);
 };
 static const struct peer peers[] = {
-	{ "openssl", ossl_cipher, ossl_gcm, ossl_cmac, ossl_hash, ossl_ccm },
-	{ "libgcrypt", gc_cipher, gc_gcm, gc_cmac, gc_hash, gc_ccm },
+	{ "openssl", ossl_cipher, ossl_gcm, ossl_cmac, ossl_hash, ossl_ccm, ossl_poly1305 },
+	{ "libgcrypt", gc_cipher, gc_gcm, gc_cmac, gc_hash, gc_ccm, gc_poly1305 },
 };
 
 /* essiv (Linux crypto/essiv.c): cbc whose IV is the sector IV encrypted under the hashed key
@@ -417,7 +437,8 @@ static void peer_skcipher(struct fz *f, const struct fz_alg *a, const char *drv,
 {
 	size_t len = fz_u16(f) % (MAX_LEN + 1);
 	enum mode m = !strncmp(a->name, "ecb(", 4) ? ECB : !strncmp(a->name, "ctr(", 4) ? CTR
-		      : !strncmp(a->name, "xts(", 4) ? XTS : !strncmp(a->name, "cts(", 4) ? CTS : CBC;
+		      : !strncmp(a->name, "xts(", 4) ? XTS : !strncmp(a->name, "cts(", 4) ? CTS
+		      : !strcmp(a->name, "chacha20") ? STREAM : CBC;
 	int essiv = !strncmp(a->name, "essiv(", 6);
 	uint8_t iv[16], tiv[16], *msg, *ours, *theirs;
 	bc_skcipher *t;
@@ -427,6 +448,8 @@ static void peer_skcipher(struct fz *f, const struct fz_alg *a, const char *drv,
 	else if ((m == XTS || m == CTS) && len < 16)
 		len += 16;
 	fz_bytes(f, iv, 16);
+	if (m == STREAM)
+		iv[3] = 0;   /* the kernel's 32-bit counter wraps alone, the peers carry into the nonce: kept off the wrap */
 	msg = malloc(len + 1);
 	ours = malloc(len + 1);
 	theirs = malloc(len + 1);
@@ -476,6 +499,38 @@ static void peer_aead(struct fz *f, const struct fz_alg *a, const char *drv, con
 			continue;
 		compare("ciphertext", &peers[i], a->name, drv, ours, theirs, len, len);
 		compare("tag", &peers[i], a->name, drv, tag, ptag, taglen, len);
+	}
+	bc_aead_free(t);
+	free(ad);
+	free(msg);
+	free(ours);
+	free(theirs);
+}
+
+/* rfc7539: RFC 8439's 12-byte nonce and 16-byte tag; the ESP form (RFC 7634): the key's last 4 bytes a salt
+ * before the 8-byte IV in the nonce, and the AD's last 8 bytes (the IV's copy) not authenticated. */
+static void peer_chachapoly(struct fz *f, const struct fz_alg *a, const char *drv, const char *c, const uint8_t *key,
+			    size_t keylen)
+{
+	int esp = !strncmp(a->name, "rfc7539esp(", 11);
+	size_t ivlen = esp ? 8 : 12, adlen = fz_u16(f) % 512 + (esp ? 8 : 0), len = fz_u16(f) % (MAX_LEN + 1);
+	uint8_t nonce[12], tag[16], ptag[16], *iv = nonce + (esp ? 4 : 0), *ad = malloc(adlen + 1), *msg = malloc(len + 1),
+					     *ours = malloc(len + 1), *theirs = malloc(len + 16);
+	bc_aead *t;
+
+	if (esp)
+		memcpy(nonce, key + 32, 4);
+	fz_bytes(f, iv, ivlen);
+	fz_bytes(f, ad, adlen);
+	fz_bytes(f, msg, len);
+	if (bc_aead_alloc(&t, drv) || bc_aead_setkey(t, key, keylen) ||
+	    bc_aead_encrypt(t, iv, ivlen, ad, adlen, msg, ours, len, tag))
+		fz_fail("refused a valid rfc7539 operation", a->name, drv, len);
+	for (size_t i = 0; i < sizeof(peers) / sizeof(peers[0]); i++) {
+		if (peers[i].poly1305(c, key, 32, nonce, 12, ad, adlen - (esp ? 8 : 0), msg, theirs, len, ptag))
+			continue;
+		compare("ciphertext", &peers[i], a->name, drv, ours, theirs, len, len);
+		compare("tag", &peers[i], a->name, drv, tag, ptag, 16, len);
 	}
 	bc_aead_free(t);
 	free(ad);
@@ -586,10 +641,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	fz_init(&f, data, size);
 	a = &fz_algs[fz_u8(&f) % fz_nalgs];
-	if (!strcmp(a->name, "ghash") || !strncmp(a->name, "lrw(", 4))
-		return 0;   /* no peer has GHASH alone (gcm covers it) or LRW */
+	if (!strcmp(a->name, "ghash") || !strcmp(a->name, "polyval") || !strncmp(a->name, "lrw(", 4) ||
+	    !strncmp(a->name, "xctr(", 5) || !strncmp(a->name, "hctr2(", 6) || !strncmp(a->name, "xchacha", 7))
+		return 0;   /* no peer has GHASH alone (gcm covers it), POLYVAL, LRW, XCTR, HCTR2 or XChaCha */
 	drv = a->cand[fz_u8(&f) % a->ncand];
-	c = !strcmp(a->name, "sm3") ? "sm4" : alg_cipher(a->name);
+	c = !strcmp(a->name, "sm3")			? "sm4"
+	    : strstr(a->name, "chacha20") != NULL ? "chacha20"
+						  : alg_cipher(a->name);
 	while (nks < 4 && a->keysizes[nks])
 		nks++;
 	keylen = nks ? a->keysizes[fz_u8(&f) % nks] : 0;
@@ -598,6 +656,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		peer_skcipher(&f, a, drv, c, key, keylen);
 	else if (a->type == BC_TYPE_AEAD && !strncmp(a->name, "ccm(", 4))
 		peer_ccm(&f, a, drv, c, key, keylen);
+	else if (a->type == BC_TYPE_AEAD && !strncmp(a->name, "rfc7539", 7))
+		peer_chachapoly(&f, a, drv, c, key, keylen);
 	else if (a->type == BC_TYPE_AEAD)
 		peer_aead(&f, a, drv, c, key, keylen);
 	else
