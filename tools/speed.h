@@ -34,13 +34,14 @@ struct speed_result {
 	unsigned kept;                  /* batches that kept their CPU (0: every batch was disturbed; the best is still shown) */
 };
 
-#define SPEED_MAX_KEYS 6
+#define SPEED_MAX_KEYS 7
+#define SPEED_KEY_MAX 1152   /* the longest key a job makes: nhpoly1305's 1088 bytes, authenc's blob */
 
 /* An algorithm or driver name as allocation resolves it. */
 struct speed_alg {
 	enum bc_type type;
 	char driver[128];
-	size_t keylen[SPEED_MAX_KEYS];   /* the usual key lengths (8, 16, 24, 32, 48, 64) its setkey accepts */
+	size_t keylen[SPEED_MAX_KEYS];   /* the usual key lengths (8, 16, 24, 32, 48, 64, 1088) its setkey accepts */
 	unsigned nkeys;                  /* 0: an unkeyed hash */
 };
 

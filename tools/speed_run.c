@@ -133,7 +133,7 @@ static void make_key(uint8_t *key, size_t len)
 
 static int worker_init(struct worker *w, const struct speed_job *j, size_t size)
 {
-	uint8_t key[128];
+	uint8_t key[SPEED_KEY_MAX];
 	size_t keylen = speed_job_key(j->name, j->keylen, key, sizeof(key), make_key);
 	int r;
 
@@ -394,13 +394,13 @@ int speed_measure(const struct speed_job *job, struct speed_result *res)
 }
 
 /* Which of the usual key lengths the tfm takes: what tcrypt measures (128/192/256-bit keys,
- * doubled for xts; 64 bits for des). */
-static const size_t usual_keys[SPEED_MAX_KEYS] = { 8, 16, 24, 32, 48, 64 };
+ * doubled for xts; 64 bits for des), and nhpoly1305's one length (Poly1305's r and the NH key). */
+static const size_t usual_keys[SPEED_MAX_KEYS] = { 8, 16, 24, 32, 48, 64, 1088 };
 
 static void probe_keys(struct speed_alg *alg, const char *name, int (*setkey)(void *tfm, const uint8_t *key, size_t len),
 		       void *tfm)
 {
-	uint8_t key[128];
+	uint8_t key[SPEED_KEY_MAX];
 
 	for (unsigned i = 0; i < SPEED_MAX_KEYS; i++) {
 		size_t n = speed_job_key(name, usual_keys[i], key, sizeof(key), make_key);
