@@ -302,4 +302,7 @@ void bc_poly1305_final(struct bc_poly1305 *p, uint8_t tag[BC_POLY1305_TAG])
 	}
 	finish(p, tag);
 	bc_wipe(p, sizeof(*p));
+	/* the limbs of r that blocks() spilled, in this message's calls at this
+	 * depth or a few frames below it (NH-Poly1305's r is a key of its tfm) */
+	bc_burn_stack();
 }
