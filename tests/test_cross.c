@@ -276,7 +276,7 @@ static void aead_cross(const char *alg)
 	int cp = starts(alg, "rfc7539"), esp = starts(alg, "rfc7539esp(");
 	size_t samples = test_quick() ? 60 : 900;
 	for (int k = 0; k < 4 && sizes[k] && tfm[r]; k++) {
-		uint8_t key[32];
+		uint8_t key[TEST_KEY_MAX];
 		rng_fill(key, sizes[k]);
 		aead_setkeys(tfm, ds.n, key, sizes[k]);
 		for (size_t s = 0; s < samples; s++) {
@@ -1086,7 +1086,7 @@ static void ccm_cross(const char *alg)
 	alg_key_sizes(alg, sizes);
 	size_t samples = test_quick() ? 80 : 1400;
 	for (int k = 0; k < 4 && sizes[k] && tfm[r]; k++) {
-		uint8_t key[32];
+		uint8_t key[TEST_KEY_MAX];
 		rng_fill(key, sizes[k]);
 		aead_setkeys(tfm, ds.n, key, sizes[k]);
 		for (size_t s = 0; s < samples; s++) {
