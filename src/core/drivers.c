@@ -153,6 +153,8 @@ const struct bc_shash_alg *const bc_shash_drivers[] = {
 #if defined(__x86_64__)
 	&bc_sm3_avx, &bc_sm3_avx512,
 	&bc_sha512_avx512, &bc_sha384_avx512,
+	/* x86-64 NH-Poly1305 */
+	&bc_nhpoly1305_sse2, &bc_nhpoly1305_avx2,
 #endif
 #endif
 #if defined(__aarch64__)

@@ -20,6 +20,8 @@ extern const struct bc_shash_alg bc_sm3_generic;
 extern const struct bc_shash_alg bc_ghash_generic;
 extern const struct bc_shash_alg bc_polyval_generic;
 extern const struct bc_shash_alg bc_nhpoly1305_generic;
+/* x86-64 NH-Poly1305 (src/arch/x86/nhpoly1305_*.c) */
+extern const struct bc_shash_alg bc_nhpoly1305_sse2, bc_nhpoly1305_avx2;
 /* Generic SHA-1, SHA-224, SHA-384/512 and MD5 (src/hash/) */
 extern const struct bc_shash_alg bc_sha1_generic, bc_sha224_generic, bc_sha384_generic, bc_sha512_generic;
 extern const struct bc_shash_alg bc_md5_generic;
