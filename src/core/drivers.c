@@ -63,6 +63,7 @@ const struct bc_skcipher_alg *const bc_skcipher_drivers[] = {
 	&bc_cbc_aes_vaes_avx2,
 	&bc_ctr_aes_vaes_avx2,
 	&bc_xts_aes_vaes_avx2,
+	&bc_xctr_aes_vaes_avx2,
 	&bc_ecb_aes_vaes_avx512,
 	&bc_cbc_aes_vaes_avx512,
 	&bc_ctr_aes_vaes_avx512,

@@ -33,6 +33,7 @@ extern const struct bc_skcipher_alg bc_ecb_aes_aesni, bc_cbc_aes_aesni, bc_ctr_a
 extern const struct bc_skcipher_alg bc_xctr_aes_aesni;   /* src/arch/x86/xctr_aes_*.c */
 #if defined(__x86_64__)
 extern const struct bc_skcipher_alg bc_ecb_aes_vaes_avx2, bc_cbc_aes_vaes_avx2, bc_ctr_aes_vaes_avx2, bc_xts_aes_vaes_avx2;
+extern const struct bc_skcipher_alg bc_xctr_aes_vaes_avx2;   /* src/arch/x86/aes_modes_vaes.c */
 extern const struct bc_skcipher_alg bc_ecb_aes_vaes_avx512, bc_cbc_aes_vaes_avx512, bc_ctr_aes_vaes_avx512,
        bc_xts_aes_vaes_avx512;
 extern const struct bc_skcipher_alg bc_xctr_aes_vaes_avx512;

@@ -1,5 +1,5 @@
-/* blockcrypt x86-64: ecb, cbc, ctr and xts over AES with VAES+AVX2, 24 blocks in flight (ecb-aes-vaes-avx2, ...).
- * NIST SP 800-38A (ECB, CBC, CTR), IEEE 1619-2018 / NIST SP 800-38E (XTS with ciphertext stealing). */
+/* blockcrypt x86-64: ecb, cbc, ctr, xctr and xts over AES with VAES+AVX2, 24 blocks in flight (ecb-aes-vaes-avx2, ...).
+ * NIST SP 800-38A (ECB, CBC, CTR), HCTR2 (ia.cr/2021/1441: XCTR), IEEE 1619-2018 / NIST SP 800-38E (XTS with ciphertext stealing). */
 #include "aes_x86.h"
 #include "drivers.h"
 
@@ -149,64 +149,90 @@ BC_X86_INLINE BC_X86_VAES void vaes_ctr_blocks(__m256i x[VAES_REGS], uint64_t hi
 	}
 }
 
-/* n (a constant: 4, 8 or 12) registers of counter blocks through AES,
- * the round count nr a constant too, whitening included. */
-BC_X86_INLINE BC_X86_VAES void vaes_ctr_keystream(const uint8_t (*rk)[16], const unsigned nr, uint64_t hi,
-                                                  uint64_t lo, __m256i x[VAES_REGS], const unsigned n)
-{
-	__m256i key = bc_aes_x86_rk256(rk, 0);
-	unsigned i;
+/* The counter of a pass: ctr's big-endian 128-bit hi:lo; xctr's block
+ * number lo, XORed little-endian into the IV iv (hi unused), which no
+ * message is long enough to carry out of. */
+struct vaes_counter {
+	uint64_t hi, lo;
+	__m256i iv;
+};
 
-	vaes_ctr_blocks(x, hi, lo);
+/* xctr's counter blocks IV ^ le128(c + 0..2 VAES_REGS - 1), two per register. */
+BC_X86_INLINE BC_X86_VAES void vaes_xctr_blocks(__m256i x[VAES_REGS], __m256i iv, uint64_t c)
+{
+	__m256i v = _mm256_set_epi64x(0, (long long)(c + 1), 0, (long long)c), two = _mm256_set_epi64x(0, 2, 0, 2);
+
 	_Pragma("GCC unroll 12")
-	for (i = 0; i < n; i++)
-		x[i] = _mm256_xor_si256(x[i], key);
-	bc_aes_x86_mid_256(rk, nr, x, n, 1);
+	for (unsigned i = 0; i < VAES_REGS; i++) {
+		x[i] = _mm256_xor_si256(iv, v);
+		v = _mm256_add_epi64(v, two);
+	}
 }
 
-/* n (a constant: 12, 8 or 4) registers of keystream XORed onto src into
- * dst, the counter advanced past them. The source is XORed into the last
- * round key (AESENCLAST(x, K_Nr ^ P) is the ciphertext), off the end of
- * the AES chain. */
-BC_X86_INLINE BC_X86_VAES void vaes_ctr_regs(const struct bc_aes_x86_ek *k, const unsigned nr, uint64_t *hi,
-                                             uint64_t *lo, const uint8_t *src, uint8_t *dst, const unsigned n)
+/* n (a constant: 12, 8 or 4) registers of counter blocks (xctr, a
+ * constant, says which kind) through AES, whitening included, XORed onto
+ * src into dst, the counter advanced past them. The source is XORed into
+ * the last round key (AESENCLAST(x, K_Nr ^ P) is the ciphertext), off the
+ * end of the AES chain. */
+BC_X86_INLINE BC_X86_VAES void vaes_ctr_regs(const struct bc_aes_x86_ek *k, const unsigned nr, const int xctr,
+                                             struct vaes_counter *c, const uint8_t *src, uint8_t *dst,
+                                             const unsigned n)
 {
 	const uint8_t (*rk)[16] = k->rk;
 	__m256i x[VAES_REGS], key;
 
 	BC_X86_OPAQUE(rk);
-	vaes_ctr_keystream(rk, nr, *hi, *lo, x, n);
+	if (xctr)
+		vaes_xctr_blocks(x, c->iv, c->lo);
+	else
+		vaes_ctr_blocks(x, c->hi, c->lo);
+	key = bc_aes_x86_rk256(rk, 0);
+	_Pragma("GCC unroll 12")
+	for (unsigned i = 0; i < n; i++)
+		x[i] = _mm256_xor_si256(x[i], key);
+	bc_aes_x86_mid_256(rk, nr, x, n, 1);
 	key = bc_aes_x86_rk256(rk, nr);
 	_Pragma("GCC unroll 12")
 	for (unsigned i = 0; i < n; i++)
 		bc_aes_x86_store256(dst + 32 * i, _mm256_aesenclast_epi128(
 		                                      x[i], _mm256_xor_si256(key, bc_aes_x86_load256(src + 32 * i))));
-	*lo += 2 * n;
-	*hi += *lo < 2 * n;
+	c->lo += 2 * n;
+	if (!xctr)
+		c->hi += c->lo < 2 * n;
 }
 
 /* The batches, then what is left as one pass of 8 registers and one of 4
  * where they fit (independent of each other, so their AES latencies
- * overlap), and the last 0..127 bytes in the AES-NI code. */
+ * overlap): how many bytes were done; the last 0..127 are the AES-NI
+ * code's. */
+BC_X86_INLINE BC_X86_VAES size_t vaes_ctr_bulk(const struct bc_aes_x86_ek *k, const unsigned nr, const int xctr,
+                                              struct vaes_counter *c, const uint8_t *src, uint8_t *dst, size_t len)
+{
+	size_t done = 0;
+
+	for (; len - done >= VAES_BATCH; done += VAES_BATCH)
+		vaes_ctr_regs(k, nr, xctr, c, src + done, dst + done, VAES_REGS);
+	if (len - done >= 256) {
+		vaes_ctr_regs(k, nr, xctr, c, src + done, dst + done, 8);
+		done += 256;
+	}
+	if (len - done >= 128) {
+		vaes_ctr_regs(k, nr, xctr, c, src + done, dst + done, 4);
+		done += 128;
+	}
+	return done;
+}
+
 BC_X86_INLINE BC_X86_VAES int vaes_ctr(const struct bc_aes_x86_ek *k, const unsigned nr, uint8_t *iv,
                                         const uint8_t *src, uint8_t *dst, size_t len)
 {
-	uint64_t hi, lo;
+	struct vaes_counter c;
 	size_t done = 0;
 
 	if (len >= 128) {
-		bc_x86_ctr_load(iv, &hi, &lo);
-		for (; len - done >= VAES_BATCH; done += VAES_BATCH)
-			vaes_ctr_regs(k, nr, &hi, &lo, src + done, dst + done, VAES_REGS);
-		if (len - done >= 256) {
-			vaes_ctr_regs(k, nr, &hi, &lo, src + done, dst + done, 8);
-			done += 256;
-		}
-		if (len - done >= 128) {
-			vaes_ctr_regs(k, nr, &hi, &lo, src + done, dst + done, 4);
-			done += 128;
-		}
-		bc_x86_ctr_store(iv, hi, lo, 0);
+		bc_x86_ctr_load(iv, &c.hi, &c.lo);
+		done = vaes_ctr_bulk(k, nr, 0, &c, src, dst, len);
+		bc_x86_ctr_store(iv, c.hi, c.lo, 0);
 	}
 	return bc_aes_x86_ctr(k, iv, src + done, dst + done, len - done);
 }
@@ -219,6 +245,30 @@ static BC_X86_VAES int vaes_ctr_crypt(const void *ctx, uint8_t *iv, const uint8_
 	case 10: return vaes_ctr(k, 10, iv, src, dst, len);
 	case 12: return vaes_ctr(k, 12, iv, src, dst, len);
 	default: return vaes_ctr(k, 14, iv, src, dst, len);
+	}
+}
+
+/* ---- xctr ---------------------------------------------------------------------------- */
+
+/* XCTR of the HCTR2 paper (ia.cr/2021/1441, section 3) as Linux crypto/xctr.c:
+ * block i = E_K(IV ^ le128(i)), i from 1; ctr's passes over those blocks. */
+BC_X86_INLINE BC_X86_VAES int vaes_xctr(const struct bc_aes_x86_ek *k, const unsigned nr, const uint8_t *iv,
+                                         const uint8_t *src, uint8_t *dst, size_t len)
+{
+	struct vaes_counter c = { .lo = 1, .iv = _mm256_broadcastsi128_si256(bc_aes_x86_load(iv)) };
+	size_t done = vaes_ctr_bulk(k, nr, 1, &c, src, dst, len);
+
+	return bc_aes_x86_xctr(k, iv, c.lo, src + done, dst + done, len - done);
+}
+
+static BC_X86_VAES int vaes_xctr_crypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+{
+	const struct bc_aes_x86_ek *k = ctx;
+
+	switch (k->rounds) {
+	case 10: return vaes_xctr(k, 10, iv, src, dst, len);
+	case 12: return vaes_xctr(k, 12, iv, src, dst, len);
+	default: return vaes_xctr(k, 14, iv, src, dst, len);
 	}
 }
 
@@ -572,6 +622,13 @@ const struct bc_skcipher_alg bc_ctr_aes_vaes_avx2 = {
 	.min_keysize = 16, .max_keysize = 32, .ivsize = 16, .blocksize = 1, .min_len = 0, .len_align = 1,
 	.ctxsize = sizeof(struct bc_aes_x86_ek), .setkey = bc_aes_x86_ctr_setkey,
 	.encrypt = vaes_ctr_crypt, .decrypt = vaes_ctr_crypt,
+};
+
+const struct bc_skcipher_alg bc_xctr_aes_vaes_avx2 = {
+	.name = "xctr(aes)", .driver = "xctr-aes-vaes-avx2", .priority = 500, .cpu = BC_CPU_VAES | BC_CPU_AVX2 | BC_CPU_AESNI,
+	.min_keysize = 16, .max_keysize = 32, .ivsize = 16, .blocksize = 1, .min_len = 0, .len_align = 1,
+	.ctxsize = sizeof(struct bc_aes_x86_ek), .setkey = bc_aes_x86_ctr_setkey,
+	.encrypt = vaes_xctr_crypt, .decrypt = vaes_xctr_crypt,
 };
 
 const struct bc_skcipher_alg bc_xts_aes_vaes_avx2 = {
