@@ -24,24 +24,36 @@
 #define BC_POLY1305_LIMB44 1
 #if defined(__x86_64__)
 /* Long runs of whole blocks eight at a time with AVX-512 IFMA, in the same
- * limbs (src/arch/x86/poly1305_avx512ifma.c). */
+ * limbs (src/arch/x86/poly1305_avx512ifma.c), or, without IFMA, four at a
+ * time with AVX2 in 26-bit limbs (src/arch/x86/poly1305_avx2.c). */
 #define BC_POLY1305_IFMA 1
 #endif
+/* p->wide: which wide code (bc_poly1305_wide()), and whether its powers are made */
+#define BC_POLY1305_W_IFMA 1
+#define BC_POLY1305_W_AVX2 2
+#define BC_POLY1305_W_MADE 4
 struct bc_poly1305 {
 	uint64_t r[3], s20[2], h[3], pad[2];
 	uint8_t buf[16];
 	size_t used;
 #if defined(BC_POLY1305_IFMA)
-	/* r^8 (lane 0) down to r^1 (lane 7), and r^16: limbs 0-2, then 20
-	 * times limbs 1 and 2; made the first time a run is long enough, wiped
-	 * with the rest */
-	uint64_t pw[5][8], r16[5];
-	int wide;   /* 0: the portable code alone; 1: IFMA too; 2: and pw made */
+	/* IFMA: r^8 (lane 0) down to r^1 (lane 7), and r^16: limbs 0-2, then
+	 * 20 times limbs 1 and 2. AVX2: r^4, r^2, r^3, r^1 (the lanes' order
+	 * of blocks 0, 2, 1, 3) in 26-bit limbs 0-4, then 5 times limbs 1-4.
+	 * Made the first time a run is long enough, wiped with the rest. */
+	union {
+		uint64_t pw[5][8];
+		uint64_t pw26[9][4];
+	};
+	uint64_t r16[5];
+	int wide;   /* 0: the portable code alone; else BC_POLY1305_W_* */
 #endif
 };
 /* Sixteen blocks or more, a multiple of eight (n), all with the 2^128 bit,
  * into p->h; pw and r16 made. */
 void bc_poly1305_blocks_ifma(struct bc_poly1305 *p, const uint8_t *m, size_t n);
+/* Sixteen blocks or more, a multiple of four, into p->h; pw26 made. */
+void bc_poly1305_blocks_avx2(struct bc_poly1305 *p, const uint8_t *m, size_t n);
 #else
 struct bc_poly1305 {
 	uint32_t r[5], s5[4], h[5], pad[4];

@@ -70,9 +70,9 @@ static void blocks(struct bc_poly1305 *p, const uint8_t *m, size_t n, uint64_t h
 
 int bc_poly1305_wide(void)
 {
-	const uint32_t need = BC_CPU_AVX512 | BC_CPU_AVX512IFMA;
+	const uint32_t ifma = BC_CPU_AVX512 | BC_CPU_AVX512IFMA, f = bc_cpu_features();
 
-	return (bc_cpu_features() & need) == need;
+	return (f & ifma) == ifma ? BC_POLY1305_W_IFMA : f & BC_CPU_AVX2 ? BC_POLY1305_W_AVX2 : 0;
 }
 
 /* out = a * b, both made by mul (or r) */
@@ -109,17 +109,57 @@ static void powers(struct bc_poly1305 *p)
 	bc_wipe(pk, sizeof(pk));
 }
 
-/* The whole blocks of m, n of them: the wide code takes a multiple of eight. */
+/* pw26: r^4, r^2, r^3, r^1 in 26-bit limbs and 5 times limbs 1-4, from
+ * the powers in the portable limbs (out of mul: below 2^44, 2^44 + 2^10,
+ * 2^42); limbs below 2^26 but the last, below 2^26 + 1. */
+static void powers26(struct bc_poly1305 *p)
+{
+	static const int order[4] = { 4, 2, 3, 1 };
+	uint64_t pk[5][3];
+
+	memcpy(pk[1], p->r, sizeof(pk[1]));
+	mul_pow(pk[2], pk[1], pk[1]);
+	mul_pow(pk[3], pk[2], pk[1]);
+	mul_pow(pk[4], pk[2], pk[2]);
+	for (int j = 0; j < 4; j++) {
+		uint64_t *l = pk[order[j]], t[5];
+
+		l[2] += l[1] >> 44;
+		l[1] &= M44;
+		t[0] = l[0] & 0x3ffffff;
+		t[1] = (l[0] >> 26 | l[1] << 18) & 0x3ffffff;
+		t[2] = l[1] >> 8 & 0x3ffffff;
+		t[3] = (l[1] >> 34 | l[2] << 10) & 0x3ffffff;
+		t[4] = l[2] >> 16;
+		for (int k = 0; k < 5; k++)
+			p->pw26[k][j] = t[k];
+		for (int k = 1; k < 5; k++)
+			p->pw26[4 + k][j] = 5 * t[k];
+		bc_wipe(t, sizeof(t));
+	}
+	bc_wipe(pk, sizeof(pk));
+}
+
+/* The whole blocks of m, n of them: the wide code takes a multiple of
+ * eight (IFMA) or four (AVX2). */
 static size_t wide_blocks(struct bc_poly1305 *p, const uint8_t *m, size_t n)
 {
 	if (!p->wide || n < WIDE_MIN)
 		return 0;
-	if (p->wide == 1) {
-		powers(p);
-		p->wide = 2;
+	if (!(p->wide & BC_POLY1305_W_MADE)) {
+		if (p->wide == BC_POLY1305_W_IFMA)
+			powers(p);
+		else
+			powers26(p);
+		p->wide |= BC_POLY1305_W_MADE;
 	}
-	n &= ~(size_t)7;
-	bc_poly1305_blocks_ifma(p, m, n);
+	if (p->wide & BC_POLY1305_W_AVX2) {
+		n &= ~(size_t)3;
+		bc_poly1305_blocks_avx2(p, m, n);
+	} else {
+		n &= ~(size_t)7;
+		bc_poly1305_blocks_ifma(p, m, n);
+	}
 	bc_burn_stack();   /* what its frame (under 1 KiB) spilled of a, b and r^16 */
 	return n;
 }
