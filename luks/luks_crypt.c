@@ -67,10 +67,11 @@ static int innermost(const char *spec, const char *name, char *out, size_t size)
 	return 0;
 }
 
-/* CIPHER-MODE-IVGEN (aes-xts-plain64, aes-cbc-essiv:sha256, aes-ecb) or
- * capi:KERNELNAME-IVGEN, as dm-crypt reads its table: MODE(CIPHER) is asked
- * of the registry, so every cipher and mode the library has is accepted;
- * a key count (aes:64-cbc-lmk) is refused. */
+/* CIPHER-MODE-IVGEN (aes-xts-plain64, aes-cbc-essiv:sha256, aes-ecb,
+ * xchacha12,aes-adiantum-plain64) or capi:KERNELNAME-IVGEN, as dm-crypt reads
+ * its table: MODE(CIPHER) is asked of the registry, so every cipher and mode
+ * the library has is accepted (a CIPHER with a comma names a mode's two
+ * ciphers, as adiantum takes them); a key count (aes:64-cbc-lmk) is refused. */
 static int parse_spec(const char *spec, struct spec *out)
 {
 	char buf[128], *mode, *ivs;
@@ -98,7 +99,8 @@ static int parse_spec(const char *spec, struct spec *out)
 		*ivs++ = 0;
 	if (strchr(buf, ':'))
 		return luks_fail(-ENOTSUP, "cipher spec \"%s\": a key count (%s) is not supported", spec, buf);
-	if (strlen(buf) >= sizeof(out->cipher) || strpbrk(buf, "(),") || strpbrk(mode, "(),:"))
+	if (strlen(buf) >= sizeof(out->cipher) || strpbrk(buf, "()") || buf[0] == ',' || buf[strlen(buf) - 1] == ',' ||
+	    strpbrk(mode, "(),:"))
 		return luks_fail(-EINVAL, "cipher spec \"%s\" is not CIPHER-MODE-IV", spec);
 	strcpy(out->cipher, buf);
 	snprintf(out->alg, sizeof(out->alg), "%s(%s)", mode, buf);
@@ -146,7 +148,7 @@ static int ivgen_setup(bc_luks_crypt *c, const char *spec, const struct spec *s,
 	}
 	if (c->iv == IV_NONE)
 		return luks_fail(-EINVAL, "cipher spec \"%s\": %s needs an IV generator", spec, c->alg);
-	if (c->ivsize < 8 || c->ivsize > 16)
+	if (c->ivsize < 8 || c->ivsize > LUKS_MAX_IV)
 		return luks_fail(-ENOTSUP, "cipher spec \"%s\": a %zu-byte IV does not hold a sector number", spec, c->ivsize);
 	switch (c->iv) {
 	case IV_BENBI:   /* counts cipher blocks, so the block must divide 512 */
@@ -228,7 +230,7 @@ static void put_le64(uint8_t *p, uint64_t v)
  * iv_large_sectors), as drivers/md/dm-crypt.c's generators make it. */
 static int make_iv(const bc_luks_crypt *c, uint64_t n, uint8_t *iv)
 {
-	uint8_t in[16] = { 0 };
+	uint8_t in[LUKS_MAX_IV] = { 0 };
 
 	memset(iv, 0, c->ivsize);
 	switch (c->iv) {
@@ -248,7 +250,7 @@ static int make_iv(const bc_luks_crypt *c, uint64_t n, uint8_t *iv)
 		put_le64(in, n);
 		return bc_skcipher_encrypt(c->essiv, NULL, in, iv, c->ivsize);
 	case IV_EBOIV: {    /* a zero block encrypted by the data cipher with the byte offset as IV */
-		uint8_t off[16] = { 0 };
+		uint8_t off[LUKS_MAX_IV] = { 0 };
 
 		put_le64(off, n * c->sector_size);
 		return bc_skcipher_encrypt(c->tfm, off, in, iv, c->ivsize);   /* off: the cbc chain value, public */
@@ -263,7 +265,7 @@ static int make_iv(const bc_luks_crypt *c, uint64_t n, uint8_t *iv)
 int bc_luks_crypt_sectors(const bc_luks_crypt *c, int encrypt, uint64_t iv_offset, uint64_t sector, uint8_t *buf,
                           size_t len)
 {
-	uint8_t iv[16];
+	uint8_t iv[LUKS_MAX_IV];
 	int r = 0;
 
 	if (len % c->sector_size)

@@ -16,6 +16,7 @@
 #define LUKS_SALT 32u
 #define LUKS_MAX_SALT 64u
 #define LUKS_MAX_DIGEST 64u
+#define LUKS_MAX_IV 32u      /* adiantum and hctr2 take a 32-byte tweak */
 
 /* One keyslot, whichever version it came from. */
 struct luks_slot {

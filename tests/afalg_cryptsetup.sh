@@ -1,6 +1,6 @@
 #!/bin/sh
 # AF_ALG without the kernel: cryptsetup's kernel crypto backend served by `blockcrypt run`, for the ciphers its
-# OpenSSL backend lacks (serpent, twofish, camellia): benchmark rows, and LUKS2 keyslots made by either tool.
+# OpenSSL backend lacks (serpent, twofish, camellia, adiantum): benchmark rows, and LUKS2 keyslots made by either tool.
 NAME=afalg_cryptsetup
 . "$(dirname "$0")/sh_common.sh"
 RUN="$BC run --"
@@ -20,7 +20,7 @@ else
 		else bad "cryptsetup benchmark --cipher $1 --key-size $2: no figures"; sed 's/^/    /' "$T/bench" | tail -n 3; fi
 	done
 	for c in "serpent-xts-plain64 512" "twofish-xts-plain64 256" "camellia-xts-plain64 512" "serpent-cbc-essiv:sha256 256" \
-	         "twofish-cbc-plain64 256"; do
+	         "twofish-cbc-plain64 256" "xchacha12,aes-adiantum-plain64 256" "xchacha20,aes-adiantum-plain64 256"; do
 		set -- $c
 		img=$T/img
 		# cryptsetup's keyslot, encrypted with the cipher through the sockets, opened by blockcrypt

@@ -329,6 +329,7 @@ plain_case() {
 	[ "$7" = 1 ] && n=$((n / ($5 / 512)))
 	case $8 in
 	plain64) iv=$(le64 $n)0000000000000000 ;;
+	plain64_32) iv=$(le64 $n)000000000000000000000000000000000000000000000000 ;;   # adiantum, hctr2: 32 bytes
 	plain) iv=$(le64 $((n & 4294967295)))0000000000000000 ;;
 	plain64be) iv=0000000000000000$(printf '%016x' $n) ;;
 	esac
@@ -346,6 +347,11 @@ plain_case aes-xts-plain64be "$T/k32" "$k32" 'xts(aes)' 512 77 0 plain64be 5
 plain_case aes-cbc-essiv:sha256 "$T/k32" "$k32" 'essiv(cbc(aes),sha256)' 512 3 0 plain64 12
 plain_case sm4-xts-plain64 "$T/k32" "$k32" 'xts(sm4)' 512 0 0 plain64 4
 plain_case 'capi:xts(aes)-plain64' "$T/k64" "$k64" 'xts(aes)' 1024 8 0 plain64 6
+# the wide-block modes: dm-crypt's plain64 zero-filled to their 32-byte tweak, the same key as the library's tfm
+plain_case xchacha12,aes-adiantum-plain64 "$T/k32" "$k32" 'adiantum(xchacha12,aes)' 512 0 0 plain64_32 7
+plain_case xchacha20,aes-adiantum-plain64 "$T/k32" "$k32" 'adiantum(xchacha20,aes)' 4096 24 1 plain64_32 21
+plain_case 'capi:adiantum(xchacha12,aes)-plain64' "$T/k32" "$k32" 'adiantum(xchacha12,aes)' 4096 0 0 plain64_32 5
+plain_case 'capi:hctr2(aes)-plain64' "$T/k32" "$k32" 'hctr2(aes)' 512 4294967290 0 plain64_32 13
 # a mapping at an offset direct I/O cannot take (512 bytes: the page cache does it) and at one it can (4 KiB)
 for off in 1 8; do
 	rm -f "$T/po"

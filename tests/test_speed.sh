@@ -160,19 +160,21 @@ matches "benchmark KDF rows" "$T/out" "$KDF" 7
 sed -n 2,8p "$T/out" | awk '/^PBKDF2/ { if (substr($0, 17, 1) != " " || length($1) > 16) bad++ } END { exit bad > 0 }' && ok ||
 	bad "benchmark PBKDF2 rows are not cryptsetup's width"
 grep -v '^PBKDF2-\|^argon2' "$T/out" >"$T/ciphers"
-ROW='^ *[a-z0-9-]+ +([0-9]+b|-) +([0-9]+\.[0-9] MiB/s|N/A) +([0-9]+\.[0-9] MiB/s|N/A)$'
+ROW='^ *[a-z0-9,-]+ +([0-9]+b|-) +([0-9]+\.[0-9] MiB/s|N/A) +([0-9]+\.[0-9] MiB/s|N/A)$'
 matches "benchmark rows" "$T/ciphers" "$ROW" "$(grep -cv '^#' "$T/ciphers")"
-# cryptsetup's twelve rows in its order, then ours
-grep -v '^#' "$T/ciphers" | head -n 12 | awk '{ printf "%s %s,", $1, $2 }' >"$T/order"
+# cryptsetup's fourteen rows in its order, then ours
+grep -v '^#' "$T/ciphers" | head -n 14 | awk '{ printf "%s %s,", $1, $2 }' >"$T/order"
 check_order='aes-cbc 128b,serpent-cbc 128b,twofish-cbc 128b,aes-cbc 256b,serpent-cbc 256b,twofish-cbc 256b,'
 check_order=${check_order}'aes-xts 256b,serpent-xts 256b,twofish-xts 256b,aes-xts 512b,serpent-xts 512b,twofish-xts 512b,'
+check_order=${check_order}'xchacha12,aes-adiantum 256b,xchacha20,aes-adiantum 256b,'
 [ "$(cat "$T/order")" = "$check_order" ] && ok || bad "benchmark: cryptsetup's rows out of order: $(cat "$T/order")"
 for row in '        aes-cbc        128b ' '        aes-xts        256b ' '        aes-xts        512b ' \
-	'        sm4-xts        256b ' '        aes-gcm        128b ' '        aes-lrw        384b '; do
+	'        sm4-xts        256b ' '        aes-gcm        128b ' '        aes-lrw        384b ' \
+	'xchacha12,aes-adiantum        256b ' 'xchacha20,aes-adiantum        256b '; do
 	grep -q "^$row" "$T/out" && ok || bad "benchmark lacks '$row'"
 done
-# cryptsetup's column layout: %15s, two spaces, %9ub, two spaces, %10.1f MiB/s, ...
-awk '!/^#/ && length($0) != 15 + 2 + 10 + 2 * 18 { bad++ } END { exit bad > 0 }' "$T/ciphers" && ok ||
+# cryptsetup's column layout: %15s (wider for adiantum's name), two spaces, %9ub, two spaces, %10.1f MiB/s, ...
+awk '!/^#/ && length($0) != (length($1) > 15 ? length($1) : 15) + 2 + 10 + 2 * 18 { bad++ } END { exit bad > 0 }' "$T/ciphers" && ok ||
 	bad "benchmark rows are not cryptsetup's width"
 [ "$(grep -c '^# ' "$T/out" | tr -d ' ')" -eq "$(grep '^# ' "$T/out" | sort -u | wc -l | tr -d ' ')" ] && ok ||
 	bad "benchmark: a driver line repeated"

@@ -32,6 +32,8 @@ static const struct bench_line lines[] = {
 	{ "aes-xts", "xts(aes)", 512 },
 	{ "serpent-xts", "xts(serpent)", 512 },
 	{ "twofish-xts", "xts(twofish)", 512 },
+	{ "xchacha12,aes-adiantum", "adiantum(xchacha12,aes)", 256 },
+	{ "xchacha20,aes-adiantum", "adiantum(xchacha20,aes)", 256 },
 	{ "sm4-xts", "xts(sm4)", 256 },
 	{ "camellia-cbc", "cbc(camellia)", 128 },
 	{ "camellia-cbc", "cbc(camellia)", 256 },
