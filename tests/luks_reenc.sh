@@ -1,0 +1,113 @@
+#!/bin/sh
+# blockcrypt luks decrypt and read of LUKS2 images in the middle of a cryptsetup reencryption (the online-reencrypt-v2
+# requirement): metadata only (--init-only), runs killed with SIGKILL, torn hot zones, against the plaintext byte by byte.
+NAME=luks_reenc
+. "$(dirname "$0")/sh_common.sh"
+
+CS=cryptsetup
+PB2="--pbkdf pbkdf2 --pbkdf-force-iterations 1000"
+printf 'correct horse' >"$T/pw"
+head -c 25165824 /dev/urandom >"$T/plain"
+
+sum() { sha256sum <"$1"; }
+# the segments of an image as "N:flags" words, and its hot zone as "offset size"
+segs() { $CS luksDump --dump-json-metadata "$1" | python3 -c '
+import json, sys
+j = json.load(sys.stdin)["segments"]
+print(" ".join("%s:%s" % (k, ",".join(v.get("flags", []))) for k, v in sorted(j.items(), key=lambda e: int(e[0]))))'; }
+hot() { $CS luksDump --dump-json-metadata "$1" | python3 -c '
+import json, sys
+for v in json.load(sys.stdin)["segments"].values():
+    if "in-reencryption" in v.get("flags", []): print(v["offset"], v["size"])'; }
+# same <description> <image>: decrypt and a read across every segment boundary give the plaintext
+same() {
+	rm -f "$T/dec"
+	rc 0 "decrypt ($1)" $BC luks decrypt "$2" "$T/dec" --key-file "$T/pw"
+	check "the plaintext ($1)" cmp "$T/dec" "$T/plain"
+	h=$(hot "$2")
+	if [ -n "$h" ]; then
+		o=$((${h% *} - 16777216 - 1000))
+		n=$((${h#* } + 3000))
+		$BC luks read "$2" --offset $o --length $n --key-file "$T/pw" >"$T/part" 2>"$T/err" || bad "read ($1)"
+		dd if="$T/plain" bs=1 skip=$o count=$n 2>/dev/null | cmp -s - "$T/part" && ok || bad "read across the hot zone ($1)"
+	fi
+}
+mkimg() { # mkimg <file> <luksFormat options...>
+	f=$1
+	shift
+	rm -f "$f"
+	truncate -s 40M "$f"
+	$CS luksFormat "$@" $PB2 --batch-mode --key-file "$T/pw" "$f" >/dev/null 2>&1 || bad "luksFormat $*"
+	$BC luks encrypt "$f" "$T/plain" --key-file "$T/pw" >/dev/null 2>&1 || bad "encrypt into $*"
+}
+reenc() { $CS reencrypt --batch-mode --force-offline-reencrypt --key-file "$T/pw" $PB2 "$@"; }
+
+mkimg "$T/base" --type luks2
+mkimg "$T/base512" --type luks2 --sector-size 512
+
+# ---- metadata only: every segment and both backups, nothing rewritten yet ------------------------------------
+for r in checksum journal none; do
+	cp "$T/base" "$T/i"
+	check "cryptsetup reencrypt --init-only --resilience $r" reenc --init-only --resilience $r "$T/i"
+	same "init-only, $r" "$T/i"
+done
+cp "$T/base" "$T/i"
+check "cryptsetup reencrypt --init-only to another cipher and sector size" \
+	reenc --init-only --cipher aes-cbc-essiv:sha256 --key-size 256 --sector-size 512 "$T/i"
+same "init-only, to aes-cbc-essiv:sha256 in 512-byte sectors" "$T/i"
+
+# ---- killed runs: a data segment under each key and the hot zone between them --------------------------------
+# kill <image> <reencrypt options...>: SIGKILL after some progress, retried until the image is caught midway
+kill_mid() {
+	f=$1
+	shift
+	src=$T/base
+	case "$*" in *sector-size*) src=$T/base512 ;; esac
+	for d in 0.2 0.3 0.5 0.1 0.7 0.25 0.4 0.15 0.6 0.35 0.45 0.55 0.65 0.8 0.9 1; do
+		cp "$src" "$f"
+		$CS reencrypt --batch-mode --force-offline-reencrypt --key-file "$T/pw" $PB2 --hotzone-size 64k "$@" "$f" \
+			>/dev/null 2>&1 &
+		p=$!
+		sleep $d
+		kill -9 $p 2>/dev/null
+		wait $p 2>/dev/null
+		[ -n "$(hot "$f")" ] && return 0
+	done
+	return 1
+}
+for r in checksum journal; do
+	for extra in "" "--cipher aes-cbc-essiv:sha256 --key-size 256 --sector-size 512"; do
+		what="$r${extra:+, to aes-cbc-essiv in 512-byte sectors}"
+		if ! kill_mid "$T/k" --resilience $r $extra; then
+			bad "no run of cryptsetup reencrypt ($what) was caught midway"
+			continue
+		fi
+		case $(segs "$T/k") in *:in-reencryption*backup-previous*backup-final*) ok ;; *) bad "killed midway: the segments ($what)" ;; esac
+		same "killed, $what" "$T/k"
+		# the run finished by cryptsetup: all under the new key
+		cp "$T/k" "$T/f"
+		check "cryptsetup repair, the recovery of the hot zone ($what)" $CS repair --batch-mode --key-file "$T/pw" "$T/f"
+		check "cryptsetup reencrypt --resume-only ($what)" reenc --resume-only "$T/f"
+		same "resumed by cryptsetup, $what" "$T/f"
+		# a torn hot zone: its first half written with the new key, the rest still old
+		set -- $(hot "$T/k")
+		src=$T/base
+		case "$extra" in *sector-size*) src=$T/base512 ;; esac
+		cp "$T/k" "$T/t"
+		dd if="$src" of="$T/t" bs=4096 skip=$(($1 / 4096)) seek=$(($1 / 4096)) count=$(($2 / 4096)) conv=notrunc 2>/dev/null
+		dd if="$T/f" of="$T/t" bs=4096 skip=$(($1 / 4096)) seek=$(($1 / 4096)) count=$(($2 / 8192)) conv=notrunc 2>/dev/null
+		check "the torn zone differs from both ($what)" sh -c "! cmp -s '$T/t' '$T/k' && ! cmp -s '$T/t' '$T/f'"
+		same "torn hot zone, $what" "$T/t"
+	done
+done
+
+# ---- refusals: nothing written, exit 2, one line -------------------------------------------------------------
+kill_mid "$T/k" --resilience checksum || bad "no run caught midway"
+before=$(sum "$T/k")
+printf 'other' >"$T/pw2"
+rc 2 "add-key during a reencryption" $BC luks add-key "$T/k" "$T/pw2" --key-file "$T/pw" $PB2
+check "one line of reason" test "$(wc -l <"$T/err")" -eq 1
+check "the image unchanged" test "$(sum "$T/k")" = "$before"
+printf 'wrong' >"$T/bad"
+rc 1 "a wrong passphrase" $BC luks decrypt "$T/k" "$T/out2" --key-file "$T/bad"
+finish
