@@ -37,8 +37,8 @@ static int check_hot(const struct luks_reenc *re, const struct luks_seg *g)
 	int hs = re->resilience == LUKS_RES_CHECKSUM ? luks_hash_size(re->hash) : 0;
 
 	if (re->resilience != LUKS_RES_CHECKSUM && re->resilience != LUKS_RES_JOURNAL)
-		return luks_fail(-ENOTSUP, "LUKS2 reencryption: the interrupted hot zone has no %s resilience data to "
-		                 "tell its blocks apart (checksum and journal only)", re->resilience ? "usable" : "");
+		return luks_fail(-ENOTSUP, "LUKS2 reencryption: the interrupted hot zone has no %sresilience data to "
+		                 "tell its blocks apart (checksum and journal only)", re->resilience ? "usable " : "");
 	if (u % re->side[0].sector_size || u % re->side[1].sector_size || g->size % u ||
 	    (re->side[0].key >= 0 && (g->offset - re->side[0].offset) % re->side[0].sector_size))
 		return luks_fail(-EINVAL, "LUKS2 reencryption: the hot zone is not whole %u-byte blocks", u);

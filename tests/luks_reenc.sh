@@ -108,6 +108,60 @@ printf 'other' >"$T/pw2"
 rc 2 "add-key during a reencryption" $BC luks add-key "$T/k" "$T/pw2" --key-file "$T/pw" $PB2
 check "one line of reason" test "$(wc -l <"$T/err")" -eq 1
 check "the image unchanged" test "$(sum "$T/k")" = "$before"
+check "dump names the hot zone and the resilience" sh -c "$BC luks dump '$T/k' | grep -q 'hot zone' &&
+	$BC luks dump '$T/k' | grep -q 'Reencryption in progress: reencrypt, forward, resilience checksum'"
+# hostile metadata of an image caught midway: each edit refused with exit 2 and one line, nothing written
+mkdir -p "$T/h"
+python3 - "$T/k" "$T/h" <<'PY'
+import hashlib, json, struct, sys
+img = open(sys.argv[1], "rb").read()
+hs = struct.unpack(">Q", img[8:16])[0]
+meta = json.loads(img[4096:hs].split(b"\0")[0])
+hot = [k for k, v in meta["segments"].items() if "in-reencryption" in v.get("flags", [])][0]
+rk = [k for k, v in meta["keyslots"].items() if v["type"] == "reencrypt"][0]
+def case(name, edit):
+    o = json.loads(json.dumps(meta))
+    edit(o)
+    b = bytearray(img)
+    t = json.dumps(o, separators=(",", ":")).encode()
+    for c in (0, 1):
+        off = c * hs
+        b[off + 4096 : off + hs] = t.ljust(hs - 4096, b"\0")
+        b[off + 448 : off + 512] = bytes(64)
+        b[off + 448 : off + 480] = hashlib.sha256(bytes(b[off : off + hs])).digest()
+    open("%s/%s" % (sys.argv[2], name), "wb").write(b)
+def setp(o, path, v):
+    for k in path[:-1]:
+        o = o[k]
+    if v is None:
+        del o[path[-1]]
+    else:
+        o[path[-1]] = v
+case("req-v9", lambda o: setp(o, ["config", "requirements", "mandatory"], ["online-reencrypt-v9"]))
+case("req-two", lambda o: setp(o, ["config", "requirements", "mandatory"], ["online-reencrypt-v2", "x"]))
+case("no-reenc-slot", lambda o: (setp(o, ["keyslots", rk], None), [d["keyslots"].remove(rk) for d in o["digests"].values() if rk in d["keyslots"]]))
+case("area-type", lambda o: setp(o, ["keyslots", rk, "area", "type"], "mirror"))
+case("mode", lambda o: setp(o, ["keyslots", rk, "mode"], "sideways"))
+case("direction", lambda o: setp(o, ["keyslots", rk, "direction"], "up"))
+case("key-size", lambda o: setp(o, ["keyslots", rk, "key_size"], 2))
+case("csum-sector", lambda o: setp(o, ["keyslots", rk, "area", "sector_size"], 1000))
+case("csum-hash", lambda o: setp(o, ["keyslots", rk, "area", "hash"], "nohash"))
+case("resilience-none", lambda o: setp(o, ["keyslots", rk, "area"], {k: v for k, v in o["keyslots"][rk]["area"].items() if k in ("offset", "size")} | {"type": "none"}))
+case("hot-one-digest", lambda o: [d["segments"].remove(hot) for d in list(o["digests"].values())[:1]])
+case("no-final", lambda o: [v.__setitem__("flags", []) for v in o["segments"].values() if "backup-final" in v.get("flags", [])])
+case("two-hot", lambda o: o["segments"]["0"].__setitem__("flags", ["in-reencryption"]))
+case("cipher", lambda o: setp(o, ["segments", "0", "encryption"], "aes-cbc-plain64"))
+case("sector", lambda o: setp(o, ["segments", "0", "sector_size"], 512))
+case("gap", lambda o: o["segments"].__setitem__("9", o["segments"].pop("0")))
+case("linear-digest", lambda o: o["segments"]["0"].__setitem__("type", "linear"))
+PY
+for f in "$T"/h/*; do
+	before=$(sum "$f")
+	rc 2 "hostile $(basename "$f")" $BC luks decrypt "$f" "$T/x" --key-file "$T/pw"
+	check "hostile $(basename "$f"): one line" test "$(wc -l <"$T/err")" -eq 1
+	check "hostile $(basename "$f"): unchanged" test "$(sum "$f")" = "$before"
+done
+check "17 hostile images" test "$(ls "$T/h" | wc -l)" -eq 17
 printf 'wrong' >"$T/bad"
 rc 1 "a wrong passphrase" $BC luks decrypt "$T/k" "$T/out2" --key-file "$T/bad"
 finish
