@@ -28,6 +28,7 @@ same() {
 	if [ -n "$h" ]; then
 		o=$((${h% *} - 16777216 - 1000))
 		n=$((${h#* } + 3000))
+		[ $o -ge 0 ] || o=0
 		$BC luks read "$2" --offset $o --length $n --key-file "$T/pw" >"$T/part" 2>"$T/err" || bad "read ($1)"
 		dd if="$T/plain" bs=1 skip=$o count=$n 2>/dev/null | cmp -s - "$T/part" && ok || bad "read across the hot zone ($1)"
 	fi
