@@ -111,6 +111,9 @@ check "one line of reason" test "$(wc -l <"$T/err")" -eq 1
 check "the image unchanged" test "$(sum "$T/k")" = "$before"
 check "dump names the hot zone and the resilience" sh -c "$BC luks dump '$T/k' | grep -q 'hot zone' &&
 	$BC luks dump '$T/k' | grep -q 'Reencryption in progress: reencrypt, forward, resilience checksum'"
+rc 0 "test-passphrase during a reencryption" $BC luks test-passphrase "$T/k" --key-file "$T/pw"
+check "header-backup during a reencryption: cryptsetup's bytes" sh -c "$BC luks header-backup '$T/k' --header-backup-file '$T/hb' &&
+	$CS luksHeaderBackup '$T/k' --header-backup-file '$T/hb2' && cmp '$T/hb' '$T/hb2'"
 # hostile metadata of an image caught midway: each edit refused with exit 2 and one line, nothing written
 mkdir -p "$T/h"
 python3 - "$T/k" "$T/h" <<'PY'
