@@ -512,10 +512,11 @@ static int load_reenc_segments(bc_luks *l, json_object *segs, uint64_t meta_end,
 		o[obj_id(sname, LUKS_MAX_SLOTS)] = sval;
 	for (int i = 0; i < n; i++) {
 		struct luks_seg g;
-		int side = has_flag(o[i], "backup-previous") ? 0 : has_flag(o[i], "backup-final") ? 1 : -1, r;
+		int side, r;
 
 		if (!o[i])
 			return BAD("segment %d is missing (the segments are numbered from 0)", i);
+		side = has_flag(o[i], "backup-previous") ? 0 : has_flag(o[i], "backup-final") ? 1 : -1;
 		r = parse_segment(l, o[i], meta_end, &g, &dyn);
 		if (r)
 			return r;
