@@ -202,6 +202,45 @@ static int kdf_type(const char *s)
 
 #define BAD(...) luks_fail(-EINVAL, "LUKS2 metadata: " __VA_ARGS__)
 
+/* The reencrypt keyslot (section 3.2.2): its area holds the resilience data, not a key. */
+static int load_reenc_slot(bc_luks *l, int id, json_object *k, json_object *area)
+{
+	static const char *const types[] = { "none", "checksum", "journal", "datashift", "datashift-checksum",
+	                                     "datashift-journal" };
+	struct luks_reenc *re = l->reenc;
+	const char *t = jstr(area, "type", 32), *mode = jstr(k, "mode", 16), *dir = jstr(k, "direction", 16);
+	int64_t v;
+	int res = -1;
+
+	if (re->area_size)
+		return BAD("two reencrypt keyslots");
+	for (int i = 0; i < (int)(sizeof(types) / sizeof(types[0])); i++)
+		if (!strcmp(t, types[i]))
+			res = i;
+	if (res < 0 || jint(k, "key_size", 1, 1, &v) || !mode || !dir)
+		return BAD("reencrypt keyslot %d: bad area type, key_size, mode or direction", id);
+	re->mode = !strcmp(mode, "reencrypt") ? 0 : !strcmp(mode, "encrypt") ? 1 : !strcmp(mode, "decrypt") ? 2 : -1;
+	re->backward = !strcmp(dir, "backward") ? 1 : !strcmp(dir, "forward") ? 0 : -1;
+	if (re->mode < 0 || re->backward < 0)
+		return BAD("reencrypt keyslot %d: mode \"%s\" or direction \"%s\" unknown", id, mode, dir);
+	re->resilience = (enum luks_resilience)res;
+	if (res == LUKS_RES_CHECKSUM || res == LUKS_RES_DATASHIFT_CHECKSUM) {
+		if (!(t = jstr(area, "hash", sizeof(re->hash))) || jint(area, "sector_size", 512, 65536, &v) ||
+		    (v & (v - 1)))
+			return BAD("reencrypt keyslot %d: bad checksum hash or sector_size", id);
+		if (luks_hash_size(t) < 0)
+			return luks_fail(-ENOTSUP, "LUKS2 metadata: reencrypt checksum hash %s not supported", t);
+		snprintf(re->hash, sizeof(re->hash), "%s", t);
+		re->csum_block = (unsigned)v;
+	}
+	if (res >= LUKS_RES_DATASHIFT && (ju64(area, "shift_size", &re->shift) || re->shift % LUKS_SECTOR))
+		return BAD("reencrypt keyslot %d: bad shift_size", id);
+	re->area_offset = l->slot[id].area_offset;
+	re->area_size = l->slot[id].area_size;
+	l->slot[id].digest = -1;
+	return 0;
+}
+
 static int load_keyslot(bc_luks *l, int id, json_object *k, uint64_t area_lo, uint64_t area_hi)
 {
 	struct luks_slot *s = &l->slot[id];
@@ -224,6 +263,8 @@ static int load_keyslot(bc_luks *l, int id, json_object *k, uint64_t area_lo, ui
 		if (j != id && l->slot[j].area_size && s->area_offset < l->slot[j].area_offset + l->slot[j].area_size &&
 		    l->slot[j].area_offset < s->area_offset + s->area_size)
 			return BAD("keyslots %d and %d overlap", j, id);
+	if (!strcmp(type, "reencrypt") && l->reenc)
+		return load_reenc_slot(l, id, k, area);
 	if (strcmp(type, "luks2"))
 		return luks_fail(-ENOTSUP, "LUKS2 metadata: keyslot %d has type \"%s\" (luks2 only)", id, type);
 	if (jint(k, "key_size", 1, LUKS_MAX_KEY, &v))
@@ -273,45 +314,66 @@ static int load_keyslot(bc_luks *l, int id, json_object *k, uint64_t area_lo, ui
 	return 0;
 }
 
-static int load_segment(bc_luks *l, json_object *g, uint64_t meta_end)
+/* One segment object into g (sections 3.3.1, 3.3.2): crypt, or linear when a reencryption is in progress. */
+static int parse_segment(const bc_luks *l, json_object *o, uint64_t meta_end, struct luks_seg *g, int *dynamic)
 {
-	const char *t = jstr(g, "type", 32), *size;
-	int64_t v;
+	const char *t = jstr(o, "type", 32), *size;
+	int linear = t && l->reenc && !strcmp(t, "linear");
+	int64_t v = 512;
 
-	if (!t || strcmp(t, "crypt"))
+	if (!t || (strcmp(t, "crypt") && !linear))
 		return luks_fail(t ? -ENOTSUP : -EINVAL, "LUKS2 metadata: segment type %s%s%s not supported (crypt only)",
 		                 t ? "\"" : "", t ? t : "missing", t ? "\"" : "");
-	if (ju64(g, "offset", &l->data_offset) || ju64(g, "iv_tweak", &l->iv_tweak) ||
-	    jint(g, "sector_size", 512, 4096, &v) || !(size = jstr(g, "size", 21)))
-		return BAD("bad crypt segment (offset, iv_tweak, sector_size, size)");
-	l->sector_size = (unsigned)v;
-	if (l->sector_size & (l->sector_size - 1))
-		return BAD("sector_size %u is not a power of two", l->sector_size);
-	if (!(t = jstr(g, "encryption", sizeof(l->cipher))))
-		return BAD("segment has no encryption");
-	snprintf(l->cipher, sizeof(l->cipher), "%s", t);
-	if (json_object_object_get_ex(g, "integrity", NULL))
+	memset(g, 0, sizeof(*g));
+	g->key = linear ? -1 : 0;
+	if (ju64(o, "offset", &g->offset) || !(size = jstr(o, "size", 21)) ||
+	    (!linear && (ju64(o, "iv_tweak", &g->iv_tweak) || jint(o, "sector_size", 512, 4096, &v))))
+		return BAD("bad %s segment (offset, iv_tweak, sector_size, size)", t);
+	g->sector_size = (unsigned)v;
+	if (g->sector_size & (g->sector_size - 1))
+		return BAD("sector_size %u is not a power of two", g->sector_size);
+	if (!linear) {
+		if (!(t = jstr(o, "encryption", sizeof(g->cipher))))
+			return BAD("segment has no encryption");
+		snprintf(g->cipher, sizeof(g->cipher), "%s", t);
+	}
+	if (json_object_object_get_ex(o, "integrity", NULL))
 		return luks_fail(-ENOTSUP, "LUKS2: segments with integrity protection are not supported");
-	if (json_object_object_get_ex(g, "flags", NULL) && !jget(g, "flags", json_type_array))
+	if (json_object_object_get_ex(o, "flags", NULL) && !jget(o, "flags", json_type_array))
 		return BAD("segment flags is not an array");
-	if (l->data_offset % LUKS_SECTOR)
+	if (g->offset % LUKS_SECTOR)
 		return BAD("segment offset not a multiple of 512");
-	if (!l->detached && l->data_offset < meta_end)
-		return BAD("segment offset %llu overlaps the header (which ends at %llu)", (unsigned long long)l->data_offset,
+	if (!l->detached && g->offset < meta_end)
+		return BAD("segment offset %llu overlaps the header (which ends at %llu)", (unsigned long long)g->offset,
 		           (unsigned long long)meta_end);
-	if (l->data_offset > l->data_file_size)
+	if (g->offset > l->data_file_size)
 		return BAD("segment offset beyond the end of the data file");
-	l->dynamic = !strcmp(size, "dynamic");
-	if (l->dynamic) {
-		l->data_size = (l->data_file_size - l->data_offset) / l->sector_size * l->sector_size;
+	*dynamic = !strcmp(size, "dynamic");
+	if (*dynamic) {
+		g->size = (l->data_file_size - g->offset) / g->sector_size * g->sector_size;
 	} else {
-		if (ju64(g, "size", &l->data_size) || l->data_size % l->sector_size)
+		if (ju64(o, "size", &g->size) || g->size % g->sector_size)
 			return BAD("segment size is neither \"dynamic\" nor a multiple of the sector size");
-		if (l->data_size > l->data_file_size - l->data_offset)
+		if (g->size > l->data_file_size - g->offset)
 			return BAD("segment ends beyond the end of the data file");
 	}
-	if (l->iv_tweak > UINT64_MAX / 2 || (l->data_size / 512) > UINT64_MAX / 2 - l->iv_tweak)
+	if (g->iv_tweak > UINT64_MAX / 2 || (g->size / 512) > UINT64_MAX / 2 - g->iv_tweak)
 		return BAD("iv_tweak out of range");
+	return 0;
+}
+
+static int load_segment(bc_luks *l, json_object *o, uint64_t meta_end)
+{
+	struct luks_seg g;
+	int r = parse_segment(l, o, meta_end, &g, &l->dynamic);
+
+	if (r)
+		return r;
+	l->data_offset = g.offset;
+	l->data_size = g.size;
+	l->iv_tweak = g.iv_tweak;
+	l->sector_size = g.sector_size;
+	memcpy(l->cipher, g.cipher, sizeof(l->cipher));
 	return 0;
 }
 
@@ -352,6 +414,7 @@ static int load_digest(bc_luks *l, int id, json_object *d, int *slot_digest, int
 	return 0;
 }
 
+/* 1: the online-reencrypt-v2 requirement alone, 0: none, else an error. */
 static int check_requirements(json_object *config)
 {
 	json_object *req, *arr;
@@ -365,6 +428,9 @@ static int check_requirements(json_object *config)
 	if (arr && json_object_array_length(arr)) {
 		json_object *e = json_object_array_get_idx(arr, 0);
 
+		if (json_object_array_length(arr) == 1 && json_object_is_type(e, json_type_string) &&
+		    !strcmp(json_object_get_string(e), "online-reencrypt-v2"))
+			return 1;   /* a reencryption in progress: read as section 4.9 describes it */
 		return luks_fail(-ENOTSUP, "LUKS2 requirement \"%s\" is not supported (is a reencryption unfinished?)",
 		                 json_object_is_type(e, json_type_string) ? json_object_get_string(e) : "?");
 	}
@@ -409,12 +475,120 @@ static size_t count_colons(const char *s)
 	return n;
 }
 
+static int has_flag(json_object *seg, const char *flag)
+{
+	json_object *f = jget(seg, "flags", json_type_array);
+
+	for (size_t i = 0; f && i < json_object_array_length(f); i++) {
+		json_object *e = json_object_array_get_idx(f, i);
+
+		if (json_object_is_type(e, json_type_string) && !strcmp(json_object_get_string(e), flag))
+			return 1;
+	}
+	return 0;
+}
+
+static int same_params(const struct luks_seg *a, const struct luks_seg *b)
+{
+	return a->key == b->key && (a->key < 0 || (a->sector_size == b->sector_size && !strcmp(a->cipher, b->cipher)));
+}
+
+/* The segments of a reencryption in progress (sections 3.3, 4.9): data segments 0..n-1 in plaintext order with
+ * no gap, then backup-previous, backup-final (and backup-moved-segment); each data segment under the digest of
+ * the old or the new key (both for the hot zone being rewritten, flagged in-reencryption), a linear one under none. */
+static int load_reenc_segments(bc_luks *l, json_object *segs, uint64_t meta_end, const uint32_t *dmask)
+{
+	struct luks_reenc *re = l->reenc;
+	int n = json_object_object_length(segs), got[2] = { 0 }, dyn;
+	json_object *o[LUKS_MAX_SLOTS] = { 0 };
+	uint64_t plain = 0;
+
+	if (!re->area_size)
+		return BAD("a reencryption is in progress but there is no reencrypt keyslot");
+	if (re->resilience >= LUKS_RES_DATASHIFT)
+		return luks_fail(-ENOTSUP, "LUKS2 requirement \"online-reencrypt-v2\" with a data shift (--reduce-device-size) "
+		                 "is not supported");
+	json_object_object_foreach(segs, sname, sval)
+		o[obj_id(sname, LUKS_MAX_SLOTS)] = sval;
+	for (int i = 0; i < n; i++) {
+		struct luks_seg g;
+		int side, r;
+
+		if (!o[i])
+			return BAD("segment %d is missing (the segments are numbered from 0)", i);
+		side = has_flag(o[i], "backup-previous") ? 0 : has_flag(o[i], "backup-final") ? 1 : -1;
+		r = parse_segment(l, o[i], meta_end, &g, &dyn);
+		if (r)
+			return r;
+		if (has_flag(o[i], "backup-moved-segment"))
+			continue;
+		if (side >= 0) {
+			if (got[side]++ || __builtin_popcount(dmask[i]) != (g.key < 0 ? 0 : 1))
+				return BAD("segment %d: a repeated backup segment, or its digest is not one", i);
+			re->digest[side] = g.key < 0 ? -1 : __builtin_ctz(dmask[i]);
+			g.key = g.key < 0 ? -1 : side;
+			re->side[side] = g;
+			continue;
+		}
+		if (got[0] || got[1] || re->nseg != i)
+			return BAD("data segment %d follows a backup segment", i);
+		g.hot = has_flag(o[i], "in-reencryption");
+		g.plain = plain;
+		if (dyn && i + 1 < n && !has_flag(o[i + 1], "backup-previous") && !has_flag(o[i + 1], "backup-final") &&
+		    !has_flag(o[i + 1], "backup-moved-segment"))
+			return BAD("segment %d is dynamic but not the last data segment", i);
+		l->dynamic |= dyn;
+		plain += g.size;
+		re->seg[re->nseg++] = g;
+	}
+	if (got[0] != 1 || got[1] != 1 || !re->nseg || (re->side[0].key < 0 && re->side[1].key < 0))
+		return BAD("a reencryption needs data segments, one backup-previous and one backup-final segment, and a key");
+	/* each data segment's digests say which key it is under; its parameters are that side's */
+	for (int i = 0, hot = 0; i < re->nseg; i++) {
+		struct luks_seg *g = &re->seg[i];
+		uint32_t want = 0;
+
+		for (int k = 0; k < 2; k++)
+			if (re->digest[k] >= 0 && (dmask[i] >> re->digest[k] & 1))
+				want |= 1u << k;
+		if (g->hot) {
+			if (hot++ || dmask[i] != ((re->digest[0] >= 0 ? 1u << re->digest[0] : 0) |
+			                          (re->digest[1] >= 0 ? 1u << re->digest[1] : 0)))
+				return BAD("segment %d: a second hot zone, or not under both keys", i);
+			if (re->side[0].key >= 0 && g->offset < re->side[0].offset)
+				return BAD("hot zone %d starts before the old data", i);
+			g->key = re->side[1].key;
+		} else if (g->key < 0) {
+			if (dmask[i])
+				return BAD("linear segment %d has a digest", i);
+		} else if (__builtin_popcount(dmask[i]) != 1 || !want) {
+			return BAD("segment %d is under neither the old nor the new key", i);
+		} else {
+			g->key = want == 1 ? 0 : 1;
+		}
+		if (!same_params(g, &re->side[g->hot ? 1 : g->key >= 0 ? g->key : re->side[0].key < 0 ? 0 : 1]))
+			return BAD("segment %d: cipher or sector size differ from its backup segment", i);
+	}
+	l->data_offset = re->seg[0].offset;
+	l->data_size = plain;
+	/* the handle's cipher is the new key's (the old one's when decrypting) */
+	{
+		int k = re->side[1].key >= 0 ? 1 : 0;
+
+		l->segment_digest = re->digest[k];
+		l->sector_size = re->side[k].sector_size;
+		memcpy(l->cipher, re->side[k].cipher, sizeof(l->cipher));
+	}
+	return 0;
+}
+
 static int load_json(bc_luks *l, const char *text)
 {
 	json_tokener *tok = json_tokener_new_ex(64);
 	json_object *top, *ks, *tokens, *segs, *digs, *config;
 	uint64_t json_size, meta_end;
 	int slot_digest[LUKS_MAX_SLOTS], seg_marks[LUKS_MAX_SLOTS] = { 0 }, nseg = 0, r;
+	uint32_t seg_dmask[LUKS_MAX_SLOTS] = { 0 };   /* the digests of each segment */
 
 	if (!tok)
 		return luks_fail(-ENOMEM, "out of memory");
@@ -444,8 +618,10 @@ static int load_json(bc_luks *l, const char *text)
 	if (json_object_object_get_ex(config, "flags", NULL) && !jget(config, "flags", json_type_array))
 		return BAD("config flags is not an array");
 	r = check_requirements(config);
-	if (r)
+	if (r < 0)
 		return r;
+	if (r && !(l->reenc = calloc(1, sizeof(*l->reenc))))
+		return luks_fail(-ENOMEM, "out of memory");
 	meta_end = 2 * l->hdr_size + l->keyslots_size;
 	l->nslots = LUKS_MAX_SLOTS;
 	json_object_object_foreach(ks, kname, kval) {
@@ -460,9 +636,9 @@ static int load_json(bc_luks *l, const char *text)
 	json_object_object_foreach(segs, sname, sval) {
 		if (obj_id(sname, LUKS_MAX_SLOTS) < 0 || !json_object_is_type(sval, json_type_object))
 			return BAD("segment name \"%s\" is not a number, or not an object", sname);
-		if (++nseg > 1)
+		if (++nseg > 1 && !l->reenc)
 			return luks_fail(-ENOTSUP, "LUKS2: more than one segment (an unfinished reencryption?)");
-		r = load_segment(l, sval, meta_end);
+		r = l->reenc ? 0 : load_segment(l, sval, meta_end);
 		if (r)
 			return r;
 	}
@@ -481,12 +657,17 @@ static int load_json(bc_luks *l, const char *text)
 			return r;
 		for (int i = 0; i < LUKS_MAX_SLOTS; i++)
 			if (segm[i]) {
+				seg_dmask[i] |= 1u << id;
+				if (l->reenc)
+					continue;
 				if (seg_marks[i])
 					return BAD("segment %d has two digests", i);
 				seg_marks[i] = 1;
 				l->segment_digest = id;
 			}
 	}
+	if (l->reenc && (r = load_reenc_segments(l, segs, meta_end, seg_dmask)))
+		return r;
 	if (l->segment_digest < 0)
 		return BAD("no digest is assigned to the data segment");
 	for (int i = 0; i < LUKS_MAX_SLOTS; i++) {
@@ -499,6 +680,8 @@ static int load_json(bc_luks *l, const char *text)
 			if (l->key_bytes && l->key_bytes != l->slot[i].key_bytes)
 				return BAD("keyslots of the volume key differ in key size");
 			l->key_bytes = l->slot[i].key_bytes;
+		} else if (l->reenc && slot_digest[i] == l->reenc->digest[0]) {
+			/* the old key of a reencryption: its size is the first such slot's, checked at unlock */
 		} else {
 			l->slot[i].active = 0;   /* an unbound key: kept, but it cannot open the data */
 		}

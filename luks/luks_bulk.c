@@ -235,7 +235,8 @@ static int run_bulk(struct bulk *b, unsigned threads, bc_luks_progress_fn progre
 	return 0;
 }
 
-/* Decryption to a stream (pipe, terminal): in order, on the calling thread. */
+/* Decryption to a stream (pipe, terminal), or of an image in the middle of a reencryption: in order, on the
+ * calling thread. */
 static int stream_out(struct bulk *b, bc_luks_progress_fn progress, void *arg)
 {
 	uint8_t *buf = aligned_alloc(4096, CHUNK);
@@ -247,9 +248,13 @@ static int stream_out(struct bulk *b, bc_luks_progress_fn progress, void *arg)
 	for (uint64_t pos = 0; pos < b->total && !r; pos += CHUNK) {
 		size_t n = b->total - pos < CHUNK ? (size_t)(b->total - pos) : CHUNK;
 
-		r = read_in(b, buf, n, b->in_base + pos);
-		if (!r)
-			r = bc_luks_crypt_sectors(b->l->crypt, 0, b->l->iv_tweak, pos / b->l->sector_size, buf, n);
+		if (b->l->reenc) {
+			r = luks_reenc_read(b->l, pos, buf, n);   /* segment by segment */
+		} else {
+			r = read_in(b, buf, n, b->in_base + pos);
+			if (!r)
+				r = bc_luks_crypt_sectors(b->l->crypt, 0, b->l->iv_tweak, pos / b->l->sector_size, buf, n);
+		}
 		for (size_t w = 0; !r && w < n;) {
 			ssize_t k = write(b->out_fd, buf + w, n - w);
 
@@ -297,7 +302,8 @@ int bc_luks_decrypt_to(bc_luks *l, int fd_out, unsigned threads, bc_luks_progres
 
 	if (!l->crypt)
 		return luks_fail(-ENOKEY, "the image is not unlocked");
-	if (!seekable(fd_out))
+	/* in the middle of a reencryption, or to a pipe: in order, on the calling thread */
+	if (!seekable(fd_out) || l->reenc)
 		return stream_out(&b, progress, arg);
 	/* a regular file gets its final size at once, allocated in one piece where the filesystem can (the
 	 * threads write it out of order); a block device has its size */

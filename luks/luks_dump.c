@@ -53,6 +53,17 @@ static const char *kdf_name(enum bc_luks_pbkdf k)
 	return k == BC_LUKS_PBKDF2 ? "pbkdf2" : k == BC_LUKS_ARGON2I ? "argon2i" : "argon2id";
 }
 
+static void segment(FILE *f, int n, const char *cipher, uint64_t off, uint64_t size, int dynamic, unsigned sector)
+{
+	fprintf(f, "  %d: %s\n\toffset: %llu [bytes]\n", n, cipher ? "crypt" : "linear", (unsigned long long)off);
+	if (dynamic)
+		fprintf(f, "\tlength: (whole device)\n");
+	else
+		fprintf(f, "\tlength: %llu [bytes]\n", (unsigned long long)size);
+	if (cipher)
+		fprintf(f, "\tcipher: %s\n\tsector: %u [bytes]\n", cipher, sector);
+}
+
 static void string_array(FILE *f, json_object *arr, const char *none)
 {
 	size_t n = arr ? json_object_array_length(arr) : 0;
@@ -76,18 +87,36 @@ static void dump_luks2(const bc_luks *l, FILE *f)
 	fprintf(f, "Subsystem:     \t%s\n", *l->subsystem ? l->subsystem : "(no subsystem)");
 	fprintf(f, "Flags:       \t");
 	string_array(f, json_object_object_get(config, "flags"), "(no flags)");
-	fprintf(f, "\nData segments:\n  0: crypt\n");
-	fprintf(f, "\toffset: %llu [bytes]\n", (unsigned long long)l->data_offset);
-	if (l->dynamic)
-		fprintf(f, "\tlength: (whole device)\n");
-	else
-		fprintf(f, "\tlength: %llu [bytes]\n", (unsigned long long)l->data_size);
-	fprintf(f, "\tcipher: %s\n\tsector: %u [bytes]\n\nKeyslots:\n", l->cipher, l->sector_size);
+	fprintf(f, "\nData segments:\n");
+	if (l->reenc) {
+		static const char *const res[] = { "none", "checksum", "journal", "datashift", "datashift-checksum",
+		                                   "datashift-journal" };
+		const struct luks_reenc *re = l->reenc;
+
+		for (int i = 0; i < re->nseg; i++) {
+			const struct luks_seg *g = &re->seg[i];
+
+			segment(f, i, g->key < 0 ? NULL : g->cipher, g->offset, g->size, i + 1 == re->nseg && l->dynamic,
+			        g->sector_size);
+			fprintf(f, "\tkey:    %s\n", g->hot ? "old and new (the hot zone, in reencryption)" : g->key < 0 ? "none (plaintext)" : g->key ? "new" : "old");
+		}
+		fprintf(f, "\nReencryption in progress: %s, %s, resilience %s\n",
+		        re->mode == 0 ? "reencrypt" : re->mode == 1 ? "encrypt" : "decrypt", re->backward ? "backward" : "forward",
+		        res[re->resilience]);
+	} else {
+		segment(f, 0, l->cipher, l->data_offset, l->data_size, l->dynamic, l->sector_size);
+	}
+	fprintf(f, "\nKeyslots:\n");
 	for (int i = 0; i < l->nslots; i++) {
 		const struct luks_slot *s = &l->slot[i];
 
 		if (!s->area_size)
 			continue;
+		if (l->reenc && s->area_offset == l->reenc->area_offset) {
+			fprintf(f, "  %d: reencrypt (unbound)\n\tArea offset:%llu [bytes]\n\tArea length:%llu [bytes]\n", i,
+			        (unsigned long long)s->area_offset, (unsigned long long)s->area_size);
+			continue;
+		}
 		fprintf(f, "  %d: luks2%s\n", i, s->active ? "" : " (unbound)");
 		fprintf(f, "\tKey:        %u bits\n", s->key_bytes * 8);
 		fprintf(f, "\tPriority:   %s\n", s->priority == 2 ? "preferred" : s->priority ? "normal" : "ignored");

@@ -63,6 +63,7 @@ void bc_luks_close(bc_luks *l)
 		return;
 	luks_secure_free(l->volume_key, LUKS_MAX_KEY);
 	bc_luks_crypt_free(l->crypt);
+	luks_reenc_free(l);
 	luks2_free(l);
 	if (l->hdr_fd >= 0 && l->hdr_fd != l->data_fd)
 		close(l->hdr_fd);
@@ -93,6 +94,9 @@ int luks_open(bc_luks **out, const char *data, const char *hdr, int writable, in
 		else if (!r)
 			r = luks2_load(l);
 	}
+	if (!r && l->reenc && writable)
+		r = luks_fail(-ENOTSUP, "LUKS2: a reencryption is in progress: the image can be read, not changed "
+		              "(finish it with cryptsetup reencrypt --resume-only)");
 	if (r) {
 		bc_luks_close(l);
 		return r;
@@ -148,6 +152,18 @@ int bc_luks_unlock(bc_luks *l, const char *pass, size_t passlen, int slot)
 		return luks_fail(-EINVAL, "keyslot %d is not active", slot);
 	if (!l->volume_key && !(l->volume_key = luks_secure_alloc(LUKS_MAX_KEY)))
 		return luks_fail(-ENOMEM, "out of memory");
+	if (l->reenc) {
+		int k = l->reenc->side[1].key >= 0, r = slot >= 0 ? luks_fail(-ENOTSUP, "a reencryption is in progress: "
+		                                                              "every keyslot is tried") : 0;
+
+		if (!r)
+			r = luks_reenc_unlock(l, pass, passlen);
+		if (r < 0)
+			return r;
+		memcpy(l->volume_key, l->reenc->key[k], l->key_bytes);
+		k = set_volume_key(l, l->volume_key, l->key_bytes);
+		return k ? k : r;
+	}
 	/* high priority first, then normal; priority 0 only when asked for by number */
 	for (int prio = 2; prio >= 1; prio--)
 		for (int i = 0; i < l->nslots; i++) {
@@ -173,6 +189,8 @@ int bc_luks_unlock_volume_key(bc_luks *l, const uint8_t *key, size_t keylen)
 {
 	int r;
 
+	if (l->reenc)
+		return luks_fail(-ENOTSUP, "a reencryption is in progress: it needs both keys (unlock with a passphrase)");
 	if (keylen < 1 || keylen > LUKS_MAX_KEY || (l->key_bytes && keylen != l->key_bytes))
 		return luks_fail(-EINVAL, "volume key must be %u bytes", l->key_bytes);
 	r = luks_digest_check(&l->digest[l->version == 1 ? 0 : l->segment_digest], key, keylen);
@@ -240,6 +258,8 @@ static int range_io(bc_luks *l, uint64_t off, uint8_t *buf, size_t len, int writ
 		return luks_fail(-EBADF, "the image is open read-only");
 	if (off > l->data_size || len > l->data_size - off)
 		return luks_fail(-EINVAL, "range beyond the end of the data (%llu bytes)", (unsigned long long)l->data_size);
+	if (l->reenc)
+		return luks_reenc_read(l, off, buf, len);   /* read-only (luks_open refuses writable) */
 	while (len && !r) {
 		uint64_t first = off / ss, head = off % ss;
 		size_t n = len < span_max - head ? len : span_max - head;

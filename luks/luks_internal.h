@@ -47,6 +47,35 @@ struct luks_digest {
 	size_t digest_len;
 };
 
+/* A LUKS2 reencryption in progress (the online-reencrypt-v2 requirement, section 4.9): the data segments in
+ * plaintext order, each under the old key, the new key or none (linear), and the hot zone being rewritten. */
+enum luks_resilience { LUKS_RES_NONE, LUKS_RES_CHECKSUM, LUKS_RES_JOURNAL, LUKS_RES_DATASHIFT,
+                       LUKS_RES_DATASHIFT_CHECKSUM, LUKS_RES_DATASHIFT_JOURNAL };
+
+struct luks_seg {
+	int key;                     /* 0 the old key, 1 the new, -1 plaintext (linear) */
+	int hot;                     /* in-reencryption: each block holds the old or the new ciphertext */
+	uint64_t offset, size, iv_tweak;   /* bytes in the data file; size resolved when dynamic */
+	uint64_t plain;              /* where it starts in the plaintext */
+	unsigned sector_size;
+	char cipher[64];
+};
+
+struct luks_reenc {
+	int mode;                    /* 0 reencrypt, 1 encrypt, 2 decrypt */
+	int backward;
+	enum luks_resilience resilience;
+	char hash[32];               /* checksum resilience */
+	unsigned csum_block;
+	uint64_t area_offset, area_size, shift;
+	int nseg;
+	struct luks_seg seg[LUKS_MAX_SLOTS];
+	struct luks_seg side[2];     /* backup-previous (the old key's parameters) and backup-final (the new) */
+	int digest[2];               /* -1: that side is plaintext */
+	uint8_t *key[2];             /* locked memory, after unlock */
+	bc_luks_crypt *crypt[2];
+};
+
 struct bc_luks {
 	int version;
 	int hdr_fd, data_fd;         /* the same descriptor unless the header is detached */
@@ -71,6 +100,7 @@ struct bc_luks {
 	void *json;                  /* json_object *, the metadata as stored (unknown fields kept) */
 	uint64_t hdr_size, keyslots_size, seqid;
 	char csum_alg[32];
+	struct luks_reenc *reenc;    /* NULL unless a reencryption is in progress */
 	/* after unlock */
 	uint8_t *volume_key;         /* locked memory, LUKS_MAX_KEY bytes */
 	bc_luks_crypt *crypt;
@@ -136,6 +166,11 @@ int luks2_set_slot(bc_luks *l, int n);         /* the JSON of slot n from l->slo
 void luks2_free(bc_luks *l);
 int luks2_dump_json(const bc_luks *l, FILE *out);
 int luks2_slot_area(const bc_luks *l, unsigned key_bytes, uint64_t *off, uint64_t *size);
+
+/* luks_reenc.c: an image in the middle of a reencryption */
+int luks_reenc_unlock(bc_luks *l, const char *pass, size_t passlen);
+int luks_reenc_read(bc_luks *l, uint64_t off, uint8_t *buf, size_t len);
+void luks_reenc_free(bc_luks *l);
 
 /* luks_keyslot.c */
 int luks_slot_decrypt(bc_luks *l, int n, const char *pass, size_t passlen, uint8_t *key);
