@@ -69,6 +69,15 @@ struct afalg_sock *afalg_sock_new(enum afalg_kind kind);
 void afalg_sock_get(struct afalg_sock *s);
 void afalg_sock_put(struct afalg_sock *s);
 
+/* The emulated socket behind a descriptor, with a reference for the caller, or NULL (preload.c). */
+struct afalg_sock *afalg_fd_get(int fd);
+/* A send (out) or receive on s as the descriptor fd: a count or a negative errno. */
+ssize_t afalg_fd_io(struct afalg_sock *s, int fd, struct msghdr *msg, int flags, int out);
+
+/* r, or -1 with errno set to -r when r is negative (a system call's return). */
+long afalg_ret_errno(long r);
+size_t afalg_iov_total(const struct iovec *iov, size_t n);
+
 /* The operations: 0 or a count on success, a negative errno otherwise. fd is the descriptor the
  * call came through (its O_NONBLOCK decides whether an empty socket blocks). */
 int afalg_bind(struct afalg_sock *s, const struct sockaddr *addr, socklen_t len);

@@ -364,7 +364,7 @@ static int parse_control(const struct msghdr *msg, struct control *con)
 	return 0;
 }
 
-static size_t iov_total(const struct iovec *iov, size_t n)
+size_t afalg_iov_total(const struct iovec *iov, size_t n)
 {
 	size_t t = 0;
 
@@ -443,7 +443,7 @@ ssize_t afalg_send(struct afalg_sock *s, const struct msghdr *msg, int flags)
 
 	if (s->kind != AFALG_OP)
 		return -EOPNOTSUPP;
-	size = iov_total(msg->msg_iov, msg->msg_iovlen);
+	size = afalg_iov_total(msg->msg_iov, msg->msg_iovlen);
 	pthread_mutex_lock(&s->lock);
 	err = check_key(s);
 	if (err)
@@ -544,7 +544,7 @@ static void out_scatter(const struct msghdr *msg, uint8_t *scratch, size_t len)
 
 static ssize_t skcipher_recv(struct afalg_sock *s, int fd, struct msghdr *msg, int flags)
 {
-	size_t room = iov_total(msg->msg_iov, msg->msg_iovlen), done = 0, bs = s->blocksize;
+	size_t room = afalg_iov_total(msg->msg_iov, msg->msg_iovlen), done = 0, bs = s->blocksize;
 	const bc_skcipher *tfm = s->parent->sk;
 	uint8_t *scratch = NULL, *dst;
 	int err = 0;
@@ -585,7 +585,7 @@ static ssize_t skcipher_recv(struct afalg_sock *s, int fd, struct msghdr *msg, i
 
 static ssize_t aead_recv(struct afalg_sock *s, int fd, struct msghdr *msg, int flags)
 {
-	size_t room = iov_total(msg->msg_iov, msg->msg_iovlen), as, used, outlen, ad = s->assoclen;
+	size_t room = afalg_iov_total(msg->msg_iov, msg->msg_iovlen), as, used, outlen, ad = s->assoclen;
 	const bc_aead *tfm = s->parent->ae;
 	uint8_t *scratch = NULL, *dst;
 	int err;
@@ -629,7 +629,7 @@ static ssize_t aead_recv(struct afalg_sock *s, int fd, struct msghdr *msg, int f
 
 static ssize_t hash_recv(struct afalg_sock *s, struct msghdr *msg)
 {
-	size_t ds = bc_shash_digestsize(s->hs), len = iov_total(msg->msg_iov, msg->msg_iovlen), done = 0;
+	size_t ds = bc_shash_digestsize(s->hs), len = afalg_iov_total(msg->msg_iov, msg->msg_iovlen), done = 0;
 	int err = 0;
 
 	if (len > ds)

@@ -1,6 +1,9 @@
 /* AF_ALG through raw socket calls (run under libblockcrypt-afalg.so, or a kernel with AF_ALG): skcipher, aead,
  * hash, errors, descriptors and threads, each result checked against libblockcrypt called directly. Linux userspace-if.rst. */
 #include <errno.h>
+#include <linux/aio_abi.h>
+#include <sys/eventfd.h>
+#include <sys/syscall.h>
 #include <dirent.h>
 #include <linux/if_alg.h>
 #include <poll.h>
@@ -460,6 +463,95 @@ static void test_fork(void)
 	bc_skcipher_free(a.d);
 }
 
+/* ---- io_submit AIO (fs/aio.c on a socket: sock_read_iter, sock_write_iter) ------------------------------ */
+
+static long aio(long nr, long a, long b, long c, long d)
+{
+	long r = syscall(nr, a, b, c, d, 0L, 0L);
+
+	return r < 0 ? -errno : r;
+}
+
+static void aio_cb(struct iocb *cb, int fd, int op, void *buf, size_t len, uint64_t data)
+{
+	memset(cb, 0, sizeof(*cb));
+	cb->aio_fildes = (uint32_t)fd;
+	cb->aio_lio_opcode = (uint16_t)op;
+	cb->aio_buf = (uint64_t)(uintptr_t)buf;
+	cb->aio_nbytes = len;
+	cb->aio_data = data;
+}
+
+/* Writes and reads on an op socket, interleaved with a pipe's (the kernel's own) in one io_submit, completions signalled
+ * on an eventfd, a file position refused, a context that does not exist refused. */
+static void test_aio(void)
+{
+	uint8_t key[16], iv[16], iv2[16], pt[4096], ct[4096], got[4096], pipebuf[8] = { 0 };
+	struct iocb cbs[5], *list[5] = { &cbs[0], &cbs[1], &cbs[2], &cbs[3], &cbs[4] };
+	struct io_event ev[8];
+	struct iovec halves[2] = { { got, 1024 }, { got + 1024, 3072 } };
+	aio_context_t ctx = 0;
+	uint64_t signals = 0;
+	int tfm, op = -1, efd, p[2];
+	bc_skcipher *d;
+
+	set_context("aio");
+	rng_fill(key, 16);
+	rng_fill(iv, 16);
+	rng_fill(pt, sizeof(pt));
+	memcpy(iv2, iv, 16);
+	bc_skcipher_alloc(&d, "cbc(aes)");
+	bc_skcipher_setkey(d, key, 16);
+	bc_skcipher_encrypt(d, iv2, pt, ct, sizeof(ct));
+	tfm = tfm_open("skcipher", "cbc(aes)");
+	CHECK(tfm >= 0 && setkey(tfm, key, 16) == 0 && (op = accept(tfm, NULL, NULL)) >= 0, "socket");
+	efd = eventfd(0, EFD_CLOEXEC);
+	CHECK(pipe(p) == 0 && efd >= 0, "pipe, eventfd");
+	CHECK(aio(SYS_io_setup, 8, (long)&ctx, 0, 0) == 0, "io_setup");
+	/* the operation and IV by sendmsg, then the text by an AIO write */
+	CHECK(afalg_send_op(op, ALG_OP_ENCRYPT, iv, 16, -1, NULL, 0, MSG_MORE) == 0, "send op");
+	aio_cb(&cbs[0], op, IOCB_CMD_PWRITE, pt, sizeof(pt), 10);
+	aio_cb(&cbs[1], p[1], IOCB_CMD_PWRITE, "12345678", 8, 11);
+	aio_cb(&cbs[2], op, IOCB_CMD_PREADV, halves, 2, 12);
+	aio_cb(&cbs[3], p[0], IOCB_CMD_PREAD, pipebuf, 8, 13);
+	aio_cb(&cbs[4], op, IOCB_CMD_PREAD, got, 16, 14);
+	cbs[4].aio_offset = 16;
+	for (int i = 0; i < 5; i++) {
+		cbs[i].aio_flags = IOCB_FLAG_RESFD;
+		cbs[i].aio_resfd = (uint32_t)efd;
+	}
+	memset(got, 0, sizeof(got));
+	CHECK(aio(SYS_io_submit, (long)ctx, 5, (long)list, 0) == 5, "io_submit of 5");
+	long n = 0, r;
+	while (n < 5 && (r = syscall(SYS_io_getevents, (long)ctx, 1L, 8L, (long)(ev + n), 0L, 0L)) > 0)
+		n += r;
+	CHECK(n == 5, "5 events: %ld", n);
+	int seen = 0;
+	for (long i = 0; i < n; i++) {
+		long want = ev[i].data == 10 || ev[i].data == 12 ? 4096 : ev[i].data == 14 ? -ESPIPE : 8;
+
+		CHECK(ev[i].res == want && ev[i].obj == (uint64_t)(uintptr_t)&cbs[ev[i].data - 10], "event %llu: %lld",
+		      (unsigned long long)ev[i].data, (long long)ev[i].res);
+		seen |= 1 << (ev[i].data - 10);
+	}
+	CHECK(seen == 31, "every request completed once");
+	CHECK(!memcmp(got, ct, sizeof(ct)), "AIO result");
+	CHECK(!memcmp(pipebuf, "12345678", 8), "the pipe's own AIO");
+	CHECK(read(efd, &signals, 8) == 8 && signals == 5, "eventfd signalled 5 times: %llu", (unsigned long long)signals);
+	CHECK(aio(SYS_io_submit, 12345, 1, (long)list, 0) == -EINVAL, "no such context: -EINVAL");
+	cbs[0].aio_reserved2 = 1;
+	CHECK(aio(SYS_io_submit, (long)ctx, 1, (long)list, 0) == -EINVAL, "reserved field: -EINVAL");
+	struct timespec zero = { 0, 0 };
+	CHECK(syscall(SYS_io_getevents, (long)ctx, 0L, 8L, (long)ev, (long)&zero, 0L) == 0, "no event left");
+	CHECK(aio(SYS_io_destroy, (long)ctx, 0, 0, 0) == 0, "io_destroy");
+	close(p[0]);
+	close(p[1]);
+	close(efd);
+	close(op);
+	close(tfm);
+	bc_skcipher_free(d);
+}
+
 int main(void)
 {
 	test_init();
@@ -486,5 +578,6 @@ int main(void)
 	test_errors();
 	test_threads();
 	test_fork();
+	test_aio();
 	return test_summary("afalg_raw");
 }
