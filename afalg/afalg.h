@@ -16,7 +16,7 @@
 #include "blockcrypt.h"
 
 enum afalg_kind { AFALG_TFM, AFALG_OP, AFALG_NETLINK };
-enum afalg_type { AFALG_NONE, AFALG_SKCIPHER, AFALG_AEAD, AFALG_HASH };
+enum afalg_type { AFALG_NONE, AFALG_SKCIPHER, AFALG_AEAD, AFALG_HASH, AFALG_RNG };
 
 /* The largest IV, block and digest any algorithm of the library has. */
 #define AFALG_IV_MAX 64
@@ -91,6 +91,9 @@ int afalg_getsockname(struct afalg_sock *s, struct sockaddr *addr, socklen_t *le
 /* NETLINK_CRYPTO: a CRYPTO_MSG_GETALG request answered from the library's registry. */
 ssize_t afalg_netlink_send(struct afalg_sock *s, const struct msghdr *msg);
 ssize_t afalg_netlink_recv(struct afalg_sock *s, struct msghdr *msg, int flags);
+
+/* Whether name is an rng the rng socket type serves (over getrandom(2): the library has none). */
+int afalg_rng_name(const char *name);
 
 /* The registry's entry for a driver name (else an algorithm name) of the given type: 0 if found,
  * its strings copied into name/driver (CRYPTO_MAX_NAME bytes each). */

@@ -5,6 +5,7 @@
 #include <linux/if_alg.h>
 #include <linux/netlink.h>
 #include <stdio.h>
+#include <sys/random.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -113,6 +114,13 @@ int afalg_lookup(const char *name, const char *driver, enum bc_type type, struct
 
 /* ---- bind and setsockopt (af_alg.c alg_bind, alg_setsockopt) ------------------------------------------- */
 
+/* The rng names served, by the kernel's names: the generic one and the entropy source. Both draw on getrandom(2),
+ * the kernel's own generator, as the library has none; the DRBGs by name (drbg_nopr_hmac_sha256 ...) are not here. */
+int afalg_rng_name(const char *n)
+{
+	return !strcmp(n, "stdrng") || !strcmp(n, "jitterentropy_rng");
+}
+
 int afalg_bind(struct afalg_sock *s, const struct sockaddr *addr, socklen_t len)
 {
 	struct sockaddr_alg sa;
@@ -155,8 +163,12 @@ int afalg_bind(struct afalg_sock *s, const struct sockaddr *addr, socklen_t len)
 		/* an unkeyed hash is ready at once; a MAC waits for its key (-ENOKEY until then) */
 		if (!err)
 			keyed = bc_shash_init(sh) == 0;
+	} else if (!strcmp(t, "rng")) {
+		type = AFALG_RNG;
+		err = afalg_rng_name(n) ? 0 : -ENOENT;
+		keyed = 1;   /* seeded from the start (algif_rng has no nokey accept) */
 	} else {
-		return -ENOENT;   /* rng and the others: no such type here */
+		return -ENOENT;   /* akcipher and the others: no such type here */
 	}
 	if (err) {
 		bc_skcipher_free(sk);
@@ -212,7 +224,9 @@ int afalg_setsockopt(struct afalg_sock *s, int level, int name, const void *val,
 		err = -EFAULT;
 		if (!val && len)
 			goto out;
-		if (s->sk)
+		if (s->type == AFALG_RNG)
+			err = 0;   /* a seed: getrandom(2) takes none, as the kernel's DRBG needs none (seedsize 0) */
+		else if (s->sk)
 			err = bc_skcipher_setkey(s->sk, val, len);
 		else if (s->ae)
 			err = bc_aead_setkey(s->ae, val, len);
@@ -441,7 +455,8 @@ ssize_t afalg_send(struct afalg_sock *s, const struct msghdr *msg, int flags)
 	ssize_t ret;
 	int err;
 
-	if (s->kind != AFALG_OP)
+	/* algif_rng's sendmsg is sock_no_sendmsg (without the CAVP test interface) */
+	if (s->kind != AFALG_OP || s->type == AFALG_RNG)
 		return -EOPNOTSUPP;
 	size = afalg_iov_total(msg->msg_iov, msg->msg_iovlen);
 	pthread_mutex_lock(&s->lock);
@@ -657,6 +672,29 @@ static ssize_t hash_recv(struct afalg_sock *s, struct msghdr *msg)
 	return err ? err : (ssize_t)len;
 }
 
+/* algif_rng's recvmsg: at most 128 bytes a call (its MAXSIZE), fresh each time. */
+static ssize_t rng_recv(struct msghdr *msg)
+{
+	size_t len = afalg_iov_total(msg->msg_iov, msg->msg_iovlen), done = 0;
+
+	if (len > 128)
+		len = 128;
+	for (size_t i = 0; i < msg->msg_iovlen && done < len; i++) {
+		size_t n = msg->msg_iov[i].iov_len < len - done ? msg->msg_iov[i].iov_len : len - done;
+		uint8_t *p = msg->msg_iov[i].iov_base;
+
+		for (size_t got = 0; got < n;) {
+			ssize_t r = getrandom(p + got, n - got, 0);
+
+			if (r < 0 && errno != EINTR)
+				return -errno;
+			got += r > 0 ? (size_t)r : 0;
+		}
+		done += n;
+	}
+	return (ssize_t)len;
+}
+
 ssize_t afalg_recv(struct afalg_sock *s, int fd, struct msghdr *msg, int flags)
 {
 	ssize_t ret;
@@ -673,6 +711,8 @@ ssize_t afalg_recv(struct afalg_sock *s, int fd, struct msghdr *msg, int flags)
 			ret = skcipher_recv(s, fd, msg, flags);
 		else if (s->type == AFALG_AEAD)
 			ret = aead_recv(s, fd, msg, flags);
+		else if (s->type == AFALG_RNG)
+			ret = rng_recv(msg);
 		else
 			ret = hash_recv(s, msg);
 	}

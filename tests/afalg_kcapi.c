@@ -173,6 +173,24 @@ static void test_md(const char *name, int keyed)
 	bc_shash_free(d);
 }
 
+/* libkcapi's rng API on the rng socket type: seeded (its seed size 0: it seeds itself), then generated in 128-byte reads */
+static void test_rng(void)
+{
+	uint8_t seed[32], a[1000], b[1000];
+	struct kcapi_handle *h;
+
+	set_context("stdrng");
+	rng_fill(seed, sizeof(seed));
+	CHECK(kcapi_rng_init(&h, "stdrng", 0) == 0, "kcapi_rng_init");
+	CHECK(kcapi_rng_seedsize(h) == 0, "seedsize 0");
+	CHECK(kcapi_rng_seed(h, seed, sizeof(seed)) == 0, "seed");
+	CHECK(kcapi_rng_generate(h, a, sizeof(a)) == (ssize_t)sizeof(a) && kcapi_rng_generate(h, b, sizeof(b)) == (ssize_t)sizeof(b),
+	      "generate 1000");
+	CHECK(memcmp(a, b, sizeof(a)) != 0, "two outputs differ");
+	CHECK(kcapi_rng_get_bytes(a, 77) == 77, "kcapi_rng_get_bytes");
+	kcapi_rng_destroy(h);
+}
+
 int main(void)
 {
 	test_init();
@@ -187,6 +205,7 @@ int main(void)
 	test_md("sha256", 0);
 	test_md("sha512", 0);
 	test_md("hmac(sha256)", 1);
+	test_rng();
 	struct kcapi_handle *h;
 	set_context("errors");
 	CHECK(kcapi_cipher_init(&h, "cbc(nosuch)", 0) == -ENOENT, "unknown cipher: -ENOENT");

@@ -292,8 +292,7 @@ static void test_errors(void)
 	CHECK(tfm_open("skcipher", "cbc(nosuch)") == -ENOENT, "unknown algorithm: -ENOENT");
 	CHECK(tfm_open("nosuch", "cbc(aes)") == -ENOENT, "unknown type: -ENOENT");
 	CHECK(tfm_open("aead", "cbc(aes)") == -ENOENT, "skcipher as aead: -ENOENT");
-	/* rng: the library has no random number generator, so no rng algorithm binds */
-	CHECK(tfm_open("rng", "stdrng") == -ENOENT, "rng: -ENOENT");
+	CHECK(tfm_open("rng", "cbc(aes)") == -ENOENT && tfm_open("skcipher", "stdrng") == -ENOENT, "rng by type only");
 	CHECK(socket(AF_ALG, SOCK_STREAM, 0) < 0 && errno == ESOCKTNOSUPPORT, "SOCK_STREAM: ESOCKTNOSUPPORT");
 	CHECK(socket(AF_ALG, SOCK_SEQPACKET, 1) < 0 && errno == EPROTONOSUPPORT, "protocol 1: EPROTONOSUPPORT");
 	fd = socket(AF_ALG, SOCK_SEQPACKET, 0);
@@ -463,6 +462,43 @@ static void test_fork(void)
 	bc_skcipher_free(a.d);
 }
 
+/* ---- rng (algif_rng.c: reads of at most 128 bytes, the key a seed, no sendmsg, no test entropy) ---------- */
+
+static void test_rng(void)
+{
+	uint8_t seed[48] = { 0 }, a[300], b[300];
+	struct iovec v[2] = { { a, 100 }, { a + 100, 100 } };
+	struct msghdr m = { .msg_iov = v, .msg_iovlen = 2 };
+	int tfm, op, zeros = 0;
+
+	set_context("rng");
+	CHECK(tfm_open("rng", "drbg_nopr_hmac_sha256") == -ENOENT, "a DRBG by name: -ENOENT");
+	tfm = tfm_open("rng", "jitterentropy_rng");
+	CHECK(tfm >= 0, "jitterentropy_rng: %d", tfm);
+	close(tfm);
+	tfm = tfm_open("rng", "stdrng");
+	CHECK(tfm >= 0, "stdrng: %d", tfm);
+	CHECK(setkey(tfm, seed, sizeof(seed)) == 0 && setkey(tfm, seed, 0) == 0, "a seed of any length");
+	CHECK(setsockopt(tfm, SOL_ALG, 6 /* ALG_SET_DRBG_ENTROPY */, seed, 32) < 0 && errno == ENOPROTOOPT,
+	      "ALG_SET_DRBG_ENTROPY: -ENOPROTOOPT (no CAVP interface)");
+	op = accept(tfm, NULL, NULL);
+	CHECK(op >= 0, "accept");
+	CHECK(setkey(tfm, seed, 16) == -EBUSY, "seed with an op socket: -EBUSY");
+	memset(a, 0, sizeof(a));
+	memset(b, 0, sizeof(b));
+	CHECK(rd(op, a, sizeof(a)) == 128 && rd(op, b, sizeof(b)) == 128, "a read returns 128 bytes at most");
+	CHECK(memcmp(a, b, 128) != 0, "two reads differ");
+	for (int i = 128; i < 300; i++)
+		zeros += !a[i] && !b[i];
+	CHECK(zeros == 172, "nothing past 128 bytes written");
+	CHECK(rd(op, a, 5) == 5, "a short read");
+	CHECK(recvmsg(op, &m, 0) == 128, "recvmsg across two iovecs: 128");
+	CHECK(afalg_send_op(op, -1, NULL, 0, -1, seed, 16, 0) == -EOPNOTSUPP, "sendmsg: -EOPNOTSUPP");
+	CHECK(accept(op, NULL, NULL) < 0 && errno == EOPNOTSUPP, "accept on the op socket: -EOPNOTSUPP");
+	close(op);
+	close(tfm);
+}
+
 /* ---- io_submit AIO (fs/aio.c on a socket: sock_read_iter, sock_write_iter) ------------------------------ */
 
 static long aio(long nr, long a, long b, long c, long d)
@@ -579,5 +615,6 @@ int main(void)
 	test_threads();
 	test_fork();
 	test_aio();
+	test_rng();
 	return test_summary("afalg_raw");
 }
