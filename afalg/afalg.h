@@ -45,6 +45,7 @@ struct afalg_sock {
 	/* op socket */
 	int has_key;                   /* accepted (or upgraded) with the parent keyed */
 	int init, more, enc;
+	int no_pollin;                 /* the eventfd standing for it is read empty: poll reports no POLLIN */
 	uint32_t assoclen;
 	uint8_t iv[AFALG_IV_MAX];
 	uint8_t *buf;                  /* data sent and not yet processed: buf[off .. off + used) */
@@ -84,7 +85,7 @@ int afalg_bind(struct afalg_sock *s, const struct sockaddr *addr, socklen_t len)
 int afalg_setsockopt(struct afalg_sock *s, int level, int name, const void *val, socklen_t len);
 /* A new op socket (or, on a hash op socket, a clone) in *out. */
 int afalg_accept(struct afalg_sock *s, struct afalg_sock **out);
-ssize_t afalg_send(struct afalg_sock *s, const struct msghdr *msg, int flags);
+ssize_t afalg_send(struct afalg_sock *s, int fd, const struct msghdr *msg, int flags);
 ssize_t afalg_recv(struct afalg_sock *s, int fd, struct msghdr *msg, int flags);
 int afalg_getsockname(struct afalg_sock *s, struct sockaddr *addr, socklen_t *len);
 

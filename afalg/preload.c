@@ -344,14 +344,14 @@ EXPORT int accept(int fd, struct sockaddr *addr, socklen_t *len)
 
 ssize_t afalg_fd_io(struct afalg_sock *s, int fd, struct msghdr *msg, int flags, int out)
 {
-	if (out)
-		return s->kind == AFALG_NETLINK ? afalg_netlink_send(s, msg) : afalg_send(s, msg, flags);
-	return s->kind == AFALG_NETLINK ? afalg_netlink_recv(s, msg, flags) : afalg_recv(s, fd, msg, flags);
+	if (s->kind == AFALG_NETLINK)
+		return out ? afalg_netlink_send(s, msg) : afalg_netlink_recv(s, msg, flags);
+	return out ? afalg_send(s, fd, msg, flags) : afalg_recv(s, fd, msg, flags);
 }
 
-static ssize_t emu_send(struct afalg_sock *s, const struct msghdr *msg, int flags)
+static ssize_t emu_send(struct afalg_sock *s, int fd, const struct msghdr *msg, int flags)
 {
-	ssize_t r = afalg_fd_io(s, -1, (struct msghdr *)msg, flags, 1);
+	ssize_t r = afalg_fd_io(s, fd, (struct msghdr *)msg, flags, 1);
 
 	afalg_sock_put(s);
 	return afalg_ret_errno(r);
@@ -375,36 +375,36 @@ EXPORT ssize_t sendmsg(int fd, const struct msghdr *msg, int flags)
 		afalg_sock_put(s);
 		return afalg_ret_errno(-EFAULT);
 	}
-	return emu_send(s, msg, flags);
+	return emu_send(s, fd, msg, flags);
 }
 
-static ssize_t send_buf(struct afalg_sock *s, const void *buf, size_t len, int flags)
+static ssize_t send_buf(struct afalg_sock *s, int fd, const void *buf, size_t len, int flags)
 {
 	struct iovec v = { (void *)buf, len };
 	struct msghdr m = { .msg_iov = &v, .msg_iovlen = 1 };
 
-	return emu_send(s, &m, flags);
+	return emu_send(s, fd, &m, flags);
 }
 
 EXPORT ssize_t send(int fd, const void *buf, size_t len, int flags)
 {
 	struct afalg_sock *s = afalg_fd_get(fd);
 
-	return s ? send_buf(s, buf, len, flags) : REAL(send)(fd, buf, len, flags);
+	return s ? send_buf(s, fd, buf, len, flags) : REAL(send)(fd, buf, len, flags);
 }
 
 EXPORT ssize_t sendto(int fd, const void *buf, size_t len, int flags, const struct sockaddr *to, socklen_t tolen)
 {
 	struct afalg_sock *s = afalg_fd_get(fd);
 
-	return s ? send_buf(s, buf, len, flags) : REAL(sendto)(fd, buf, len, flags, to, tolen);
+	return s ? send_buf(s, fd, buf, len, flags) : REAL(sendto)(fd, buf, len, flags, to, tolen);
 }
 
 EXPORT ssize_t write(int fd, const void *buf, size_t len)
 {
 	struct afalg_sock *s = afalg_fd_get(fd);
 
-	return s ? send_buf(s, buf, len, 0) : REAL(write)(fd, buf, len);
+	return s ? send_buf(s, fd, buf, len, 0) : REAL(write)(fd, buf, len);
 }
 
 EXPORT ssize_t writev(int fd, const struct iovec *iov, int n)
@@ -418,7 +418,7 @@ EXPORT ssize_t writev(int fd, const struct iovec *iov, int n)
 		afalg_sock_put(s);
 		return afalg_ret_errno(-EINVAL);
 	}
-	return emu_send(s, &m, 0);
+	return emu_send(s, fd, &m, 0);
 }
 
 static ssize_t recv_buf(struct afalg_sock *s, int fd, void *buf, size_t len, int flags)
@@ -631,7 +631,7 @@ EXPORT ssize_t splice(int in, loff_t *inoff, int out, loff_t *outoff, size_t len
 	} else {
 		if (inoff)
 			*inoff += r;
-		r = send_buf(so, buf, (size_t)r, (flags & SPLICE_F_MORE) ? MSG_MORE : 0);
+		r = send_buf(so, out, buf, (size_t)r, (flags & SPLICE_F_MORE) ? MSG_MORE : 0);
 		if (r < 0)
 			r = -errno;
 	}

@@ -5,6 +5,7 @@
 #include <linux/if_alg.h>
 #include <linux/netlink.h>
 #include <stdio.h>
+#include <sys/eventfd.h>
 #include <sys/random.h>
 #include <stdlib.h>
 #include <string.h>
@@ -448,7 +449,17 @@ static ssize_t hash_send(struct afalg_sock *s, const struct msghdr *msg, int fla
 	return (ssize_t)copied;
 }
 
-ssize_t afalg_send(struct afalg_sock *s, const struct msghdr *msg, int flags)
+/* af_alg_poll's POLLIN for a cipher op socket, with s locked: not while a request is open (MSG_MORE) with nothing
+ * buffered. The eventfd behind the descriptor (shared by its dups) holds 1 while it is readable, 0 while not. */
+static void update_pollin(struct afalg_sock *s, int fd)
+{
+	int want = !s->more || s->used;
+
+	if (want == s->no_pollin && (want ? eventfd_write(fd, 1) : eventfd_read(fd, &(eventfd_t){ 0 })) == 0)
+		s->no_pollin = !want;
+}
+
+ssize_t afalg_send(struct afalg_sock *s, int fd, const struct msghdr *msg, int flags)
 {
 	struct control con;
 	size_t size;
@@ -494,6 +505,7 @@ ssize_t afalg_send(struct afalg_sock *s, const struct msghdr *msg, int flags)
 		s->used += msg->msg_iov[i].iov_len;
 	}
 	s->more = !!(flags & MSG_MORE);
+	update_pollin(s, fd);
 	if (s->waiters)
 		pthread_cond_broadcast(&s->data);
 	pthread_mutex_unlock(&s->lock);
@@ -707,14 +719,14 @@ ssize_t afalg_recv(struct afalg_sock *s, int fd, struct msghdr *msg, int flags)
 	pthread_mutex_lock(&s->lock);
 	ret = check_key(s);
 	if (!ret) {
-		if (s->type == AFALG_SKCIPHER)
-			ret = skcipher_recv(s, fd, msg, flags);
-		else if (s->type == AFALG_AEAD)
-			ret = aead_recv(s, fd, msg, flags);
-		else if (s->type == AFALG_RNG)
+		if (s->type == AFALG_SKCIPHER || s->type == AFALG_AEAD) {
+			ret = s->type == AFALG_SKCIPHER ? skcipher_recv(s, fd, msg, flags) : aead_recv(s, fd, msg, flags);
+			update_pollin(s, fd);
+		} else if (s->type == AFALG_RNG) {
 			ret = rng_recv(msg);
-		else
+		} else {
 			ret = hash_recv(s, msg);
+		}
 	}
 	pthread_mutex_unlock(&s->lock);
 	return ret;

@@ -476,8 +476,8 @@ static void test_killed_client(void)
 	bc_skcipher_free(d);
 }
 
-/* epoll on an op socket: af_alg_poll reports EPOLLIN while no request is left open empty (!ctx->more || ctx->used)
- * and EPOLLOUT while the send buffer has room. */
+/* epoll and poll on an op socket: af_alg_poll reports EPOLLIN unless a request is open (MSG_MORE) with nothing
+ * buffered (!ctx->more || ctx->used), and EPOLLOUT while the send buffer has room. */
 static void test_epoll(void)
 {
 	uint8_t key[16] = { 0 }, buf[64] = { 0 };
@@ -492,10 +492,19 @@ static void test_epoll(void)
 	CHECK(ep >= 0 && epoll_ctl(ep, EPOLL_CTL_ADD, op, &ev) == 0, "epoll_ctl");
 	CHECK(epoll_wait(ep, got, 4, 0) == 1 && got[0].data.fd == op && got[0].events == (EPOLLIN | EPOLLOUT),
 	      "fresh: in and out");
-	CHECK(afalg_send_op(op, ALG_OP_ENCRYPT, key, 16, -1, buf, 32, MSG_MORE) == 32, "send more");
+	CHECK(afalg_send_op(op, ALG_OP_ENCRYPT, key, 16, -1, NULL, 0, MSG_MORE) == 0, "a request opened, empty");
+	CHECK(epoll_wait(ep, got, 4, 0) == 1 && got[0].events == EPOLLOUT, "open and empty: out only");
+	CHECK(afalg_send_op(op, -1, NULL, 0, -1, buf, 32, MSG_MORE) == 32, "send more");
 	CHECK(epoll_wait(ep, got, 4, 0) == 1 && got[0].events == (EPOLLIN | EPOLLOUT), "data buffered: in and out");
-	CHECK(afalg_send_op(op, -1, NULL, 0, -1, buf, 32, 0) == 32 && rd(op, buf, 64) == 64, "request done");
+	CHECK(rd(op, buf, 32) == 32, "read what there is");
+	CHECK(epoll_wait(ep, got, 4, 0) == 1 && got[0].events == EPOLLOUT, "open, read empty: out only");
+	CHECK(afalg_send_op(op, -1, NULL, 0, -1, buf, 32, 0) == 32, "the rest");
+	CHECK(epoll_wait(ep, got, 4, 0) == 1 && got[0].events == (EPOLLIN | EPOLLOUT), "finished: in and out");
+	CHECK(rd(op, buf, 32) == 32, "request done");
 	CHECK(epoll_wait(ep, got, 4, 0) == 1 && got[0].events == (EPOLLIN | EPOLLOUT), "read: in and out");
+	struct pollfd pf = { op, POLLIN | POLLOUT, 0 };
+	CHECK(send(op, buf, 0, MSG_MORE) == 0 && poll(&pf, 1, 0) == 1 && pf.revents == POLLOUT, "poll(2) agrees");
+	CHECK(send(op, buf, 16, 0) == 16 && rd(op, buf, 16) == 16, "closed again");
 	ev.events = EPOLLOUT;
 	CHECK(epoll_ctl(ep, EPOLL_CTL_MOD, op, &ev) == 0 && epoll_wait(ep, got, 4, 0) == 1 && got[0].events == EPOLLOUT,
 	      "EPOLLOUT alone");
