@@ -16,7 +16,7 @@
 #include "blockcrypt.h"
 
 enum afalg_kind { AFALG_TFM, AFALG_OP, AFALG_NETLINK };
-enum afalg_type { AFALG_NONE, AFALG_SKCIPHER, AFALG_AEAD, AFALG_HASH };
+enum afalg_type { AFALG_NONE, AFALG_SKCIPHER, AFALG_AEAD, AFALG_HASH, AFALG_RNG };
 
 /* The largest IV, block and digest any algorithm of the library has. */
 #define AFALG_IV_MAX 64
@@ -45,6 +45,7 @@ struct afalg_sock {
 	/* op socket */
 	int has_key;                   /* accepted (or upgraded) with the parent keyed */
 	int init, more, enc;
+	int no_pollin;                 /* the eventfd standing for it is read empty: poll reports no POLLIN */
 	uint32_t assoclen;
 	uint8_t iv[AFALG_IV_MAX];
 	uint8_t *buf;                  /* data sent and not yet processed: buf[off .. off + used) */
@@ -69,19 +70,31 @@ struct afalg_sock *afalg_sock_new(enum afalg_kind kind);
 void afalg_sock_get(struct afalg_sock *s);
 void afalg_sock_put(struct afalg_sock *s);
 
+/* The emulated socket behind a descriptor, with a reference for the caller, or NULL (preload.c). */
+struct afalg_sock *afalg_fd_get(int fd);
+/* A send (out) or receive on s as the descriptor fd: a count or a negative errno. */
+ssize_t afalg_fd_io(struct afalg_sock *s, int fd, struct msghdr *msg, int flags, int out);
+
+/* r, or -1 with errno set to -r when r is negative (a system call's return). */
+long afalg_ret_errno(long r);
+size_t afalg_iov_total(const struct iovec *iov, size_t n);
+
 /* The operations: 0 or a count on success, a negative errno otherwise. fd is the descriptor the
  * call came through (its O_NONBLOCK decides whether an empty socket blocks). */
 int afalg_bind(struct afalg_sock *s, const struct sockaddr *addr, socklen_t len);
 int afalg_setsockopt(struct afalg_sock *s, int level, int name, const void *val, socklen_t len);
 /* A new op socket (or, on a hash op socket, a clone) in *out. */
 int afalg_accept(struct afalg_sock *s, struct afalg_sock **out);
-ssize_t afalg_send(struct afalg_sock *s, const struct msghdr *msg, int flags);
+ssize_t afalg_send(struct afalg_sock *s, int fd, const struct msghdr *msg, int flags);
 ssize_t afalg_recv(struct afalg_sock *s, int fd, struct msghdr *msg, int flags);
 int afalg_getsockname(struct afalg_sock *s, struct sockaddr *addr, socklen_t *len);
 
 /* NETLINK_CRYPTO: a CRYPTO_MSG_GETALG request answered from the library's registry. */
 ssize_t afalg_netlink_send(struct afalg_sock *s, const struct msghdr *msg);
 ssize_t afalg_netlink_recv(struct afalg_sock *s, struct msghdr *msg, int flags);
+
+/* Whether name is an rng the rng socket type serves (over getrandom(2): the library has none). */
+int afalg_rng_name(const char *name);
 
 /* The registry's entry for a driver name (else an algorithm name) of the given type: 0 if found,
  * its strings copied into name/driver (CRYPTO_MAX_NAME bytes each). */

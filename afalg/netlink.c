@@ -12,6 +12,7 @@
 /* include/linux/crypto.h's type numbers, as /proc/crypto's users know them */
 #define KTYPE_AEAD     0x3
 #define KTYPE_SKCIPHER 0x5
+#define KTYPE_RNG      0xc
 #define KTYPE_SHASH    0xe
 
 static void put_attr(uint8_t *p, size_t *off, unsigned short type, const void *data, size_t len)
@@ -40,6 +41,16 @@ static size_t build_reply(const struct nlmsghdr *req, const struct crypto_user_a
 	qn[sizeof(qn) - 1] = qd[sizeof(qd) - 1] = 0;
 	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]) && err; i++)
 		err = afalg_lookup(qn, qd[0] ? qd : NULL, types[i], &info, name, drv);
+	/* an rng of the socket layer's own (its name is its driver's) */
+	int rng = err && afalg_rng_name(qd[0] ? qd : qn);
+
+	if (rng) {
+		memset(&info, 0, sizeof(info));
+		info.priority = 100;
+		memcpy(name, qd[0] ? qd : qn, sizeof(name));
+		memcpy(drv, name, sizeof(drv));
+		err = 0;
+	}
 	memset(h, 0, NLMSG_HDRLEN);
 	h->nlmsg_seq = req->nlmsg_seq;
 	h->nlmsg_pid = (uint32_t)getpid();
@@ -62,7 +73,13 @@ static size_t build_reply(const struct nlmsghdr *req, const struct crypto_user_a
 	a->cru_refcnt = 1;
 	off += NLMSG_ALIGN(sizeof(*a));
 	put_attr(out, &off, CRYPTOCFGA_PRIORITY_VAL, &prio, sizeof(prio));
-	if (info.type == BC_TYPE_SKCIPHER) {
+	if (rng) {
+		struct crypto_report_rng r = { .seedsize = 0 };   /* seeds itself, as the kernel's DRBG */
+
+		a->cru_type = KTYPE_RNG;
+		strcpy(r.type, "rng");
+		put_attr(out, &off, CRYPTOCFGA_REPORT_RNG, &r, sizeof(r));
+	} else if (info.type == BC_TYPE_SKCIPHER) {
 		struct crypto_report_blkcipher r = { .blocksize = (unsigned)info.blocksize,
 			.min_keysize = info.min_keysize, .max_keysize = info.max_keysize, .ivsize = (unsigned)info.ivsize };
 

@@ -158,7 +158,7 @@ static void fork_child(void)
 }
 
 /* The socket behind fd with a reference for the caller, or NULL. */
-static struct afalg_sock *lookup(int fd)
+struct afalg_sock *afalg_fd_get(int fd)
 {
 	uintptr_t *slot;
 	struct afalg_sock *s;
@@ -238,7 +238,7 @@ static int new_fd(struct afalg_sock *s, int flags)
 	return fd;
 }
 
-static long ret_errno(long r)
+long afalg_ret_errno(long r)
 {
 	if (r < 0) {
 		errno = (int)-r;
@@ -268,56 +268,56 @@ EXPORT int socket(int domain, int type, int protocol)
 			return fd;
 	}
 	if (kind == AFALG_TFM && base != SOCK_SEQPACKET)
-		return (int)ret_errno(-ESOCKTNOSUPPORT);
+		return (int)afalg_ret_errno(-ESOCKTNOSUPPORT);
 	if (kind == AFALG_TFM && protocol)
-		return (int)ret_errno(-EPROTONOSUPPORT);
+		return (int)afalg_ret_errno(-EPROTONOSUPPORT);
 	if (kind == AFALG_NETLINK && base != SOCK_RAW && base != SOCK_DGRAM)
-		return (int)ret_errno(-ESOCKTNOSUPPORT);
+		return (int)afalg_ret_errno(-ESOCKTNOSUPPORT);
 	s = afalg_sock_new(kind);
 	if (!s)
-		return (int)ret_errno(-ENOMEM);
+		return (int)afalg_ret_errno(-ENOMEM);
 	return new_fd(s, type);
 }
 
 EXPORT int bind(int fd, const struct sockaddr *addr, socklen_t len)
 {
-	struct afalg_sock *s = lookup(fd);
+	struct afalg_sock *s = afalg_fd_get(fd);
 	int r;
 
 	if (!s)
 		return REAL(bind)(fd, addr, len);
 	r = afalg_bind(s, addr, len);
 	afalg_sock_put(s);
-	return (int)ret_errno(r);
+	return (int)afalg_ret_errno(r);
 }
 
 EXPORT int setsockopt(int fd, int level, int name, const void *val, socklen_t len)
 {
-	struct afalg_sock *s = lookup(fd);
+	struct afalg_sock *s = afalg_fd_get(fd);
 	int r;
 
 	if (!s)
 		return REAL(setsockopt)(fd, level, name, val, len);
 	r = afalg_setsockopt(s, level, name, val, len);
 	afalg_sock_put(s);
-	return (int)ret_errno(r);
+	return (int)afalg_ret_errno(r);
 }
 
 EXPORT int getsockname(int fd, struct sockaddr *addr, socklen_t *len)
 {
-	struct afalg_sock *s = lookup(fd);
+	struct afalg_sock *s = afalg_fd_get(fd);
 	int r;
 
 	if (!s)
 		return REAL(getsockname)(fd, addr, len);
 	r = afalg_getsockname(s, addr, len);
 	afalg_sock_put(s);
-	return (int)ret_errno(r);
+	return (int)afalg_ret_errno(r);
 }
 
 EXPORT int accept4(int fd, struct sockaddr *addr, socklen_t *len, int flags)
 {
-	struct afalg_sock *s = lookup(fd), *c;
+	struct afalg_sock *s = afalg_fd_get(fd), *c;
 	int r;
 
 	if (!s)
@@ -325,7 +325,7 @@ EXPORT int accept4(int fd, struct sockaddr *addr, socklen_t *len, int flags)
 	r = afalg_accept(s, &c);
 	afalg_sock_put(s);
 	if (r)
-		return (int)ret_errno(r);
+		return (int)afalg_ret_errno(r);
 	/* an op socket has no address */
 	if (len)
 		*len = 0;
@@ -334,7 +334,7 @@ EXPORT int accept4(int fd, struct sockaddr *addr, socklen_t *len, int flags)
 
 EXPORT int accept(int fd, struct sockaddr *addr, socklen_t *len)
 {
-	struct afalg_sock *s = lookup(fd);
+	struct afalg_sock *s = afalg_fd_get(fd);
 
 	if (!s)
 		return REAL(accept)(fd, addr, len);
@@ -342,76 +342,83 @@ EXPORT int accept(int fd, struct sockaddr *addr, socklen_t *len)
 	return accept4(fd, addr, len, 0);
 }
 
-static ssize_t emu_send(struct afalg_sock *s, const struct msghdr *msg, int flags)
+ssize_t afalg_fd_io(struct afalg_sock *s, int fd, struct msghdr *msg, int flags, int out)
 {
-	ssize_t r = s->kind == AFALG_NETLINK ? afalg_netlink_send(s, msg) : afalg_send(s, msg, flags);
+	if (s->kind == AFALG_NETLINK)
+		return out ? afalg_netlink_send(s, msg) : afalg_netlink_recv(s, msg, flags);
+	return out ? afalg_send(s, fd, msg, flags) : afalg_recv(s, fd, msg, flags);
+}
+
+static ssize_t emu_send(struct afalg_sock *s, int fd, const struct msghdr *msg, int flags)
+{
+	ssize_t r = afalg_fd_io(s, fd, (struct msghdr *)msg, flags, 1);
 
 	afalg_sock_put(s);
-	return ret_errno(r);
+	return afalg_ret_errno(r);
 }
 
 static ssize_t emu_recv(struct afalg_sock *s, int fd, struct msghdr *msg, int flags)
 {
-	ssize_t r = s->kind == AFALG_NETLINK ? afalg_netlink_recv(s, msg, flags) : afalg_recv(s, fd, msg, flags);
+	ssize_t r = afalg_fd_io(s, fd, msg, flags, 0);
 
 	afalg_sock_put(s);
-	return ret_errno(r);
+	return afalg_ret_errno(r);
 }
 
 EXPORT ssize_t sendmsg(int fd, const struct msghdr *msg, int flags)
 {
-	struct afalg_sock *s = lookup(fd);
+	struct afalg_sock *s = afalg_fd_get(fd);
 
 	if (!s)
 		return REAL(sendmsg)(fd, msg, flags);
 	if (!msg) {
 		afalg_sock_put(s);
-		return ret_errno(-EFAULT);
+		return afalg_ret_errno(-EFAULT);
 	}
-	return emu_send(s, msg, flags);
+	return emu_send(s, fd, msg, flags);
 }
 
-static ssize_t send_buf(struct afalg_sock *s, const void *buf, size_t len, int flags)
+static ssize_t send_buf(struct afalg_sock *s, int fd, const void *buf, size_t len, int flags)
 {
 	struct iovec v = { (void *)buf, len };
 	struct msghdr m = { .msg_iov = &v, .msg_iovlen = 1 };
 
-	return emu_send(s, &m, flags);
+	return emu_send(s, fd, &m, flags);
 }
 
 EXPORT ssize_t send(int fd, const void *buf, size_t len, int flags)
 {
-	struct afalg_sock *s = lookup(fd);
+	struct afalg_sock *s = afalg_fd_get(fd);
 
-	return s ? send_buf(s, buf, len, flags) : REAL(send)(fd, buf, len, flags);
+	return s ? send_buf(s, fd, buf, len, flags) : REAL(send)(fd, buf, len, flags);
 }
 
 EXPORT ssize_t sendto(int fd, const void *buf, size_t len, int flags, const struct sockaddr *to, socklen_t tolen)
 {
-	struct afalg_sock *s = lookup(fd);
+	struct afalg_sock *s = afalg_fd_get(fd);
 
-	return s ? send_buf(s, buf, len, flags) : REAL(sendto)(fd, buf, len, flags, to, tolen);
+	return s ? send_buf(s, fd, buf, len, flags) : REAL(sendto)(fd, buf, len, flags, to, tolen);
 }
 
 EXPORT ssize_t write(int fd, const void *buf, size_t len)
 {
-	struct afalg_sock *s = lookup(fd);
+	struct afalg_sock *s = afalg_fd_get(fd);
 
-	return s ? send_buf(s, buf, len, 0) : REAL(write)(fd, buf, len);
+	return s ? send_buf(s, fd, buf, len, 0) : REAL(write)(fd, buf, len);
 }
 
 EXPORT ssize_t writev(int fd, const struct iovec *iov, int n)
 {
-	struct afalg_sock *s = lookup(fd);
+	struct afalg_sock *s = afalg_fd_get(fd);
 	struct msghdr m = { .msg_iov = (struct iovec *)iov, .msg_iovlen = n > 0 ? (size_t)n : 0 };
 
 	if (!s)
 		return REAL(writev)(fd, iov, n);
 	if (n < 0) {
 		afalg_sock_put(s);
-		return ret_errno(-EINVAL);
+		return afalg_ret_errno(-EINVAL);
 	}
-	return emu_send(s, &m, 0);
+	return emu_send(s, fd, &m, 0);
 }
 
 static ssize_t recv_buf(struct afalg_sock *s, int fd, void *buf, size_t len, int flags)
@@ -424,21 +431,21 @@ static ssize_t recv_buf(struct afalg_sock *s, int fd, void *buf, size_t len, int
 
 EXPORT ssize_t read(int fd, void *buf, size_t len)
 {
-	struct afalg_sock *s = lookup(fd);
+	struct afalg_sock *s = afalg_fd_get(fd);
 
 	return s ? recv_buf(s, fd, buf, len, 0) : REAL(read)(fd, buf, len);
 }
 
 EXPORT ssize_t recv(int fd, void *buf, size_t len, int flags)
 {
-	struct afalg_sock *s = lookup(fd);
+	struct afalg_sock *s = afalg_fd_get(fd);
 
 	return s ? recv_buf(s, fd, buf, len, flags) : REAL(recv)(fd, buf, len, flags);
 }
 
 EXPORT ssize_t recvfrom(int fd, void *buf, size_t len, int flags, struct sockaddr *from, socklen_t *fromlen)
 {
-	struct afalg_sock *s = lookup(fd);
+	struct afalg_sock *s = afalg_fd_get(fd);
 
 	if (!s)
 		return REAL(recvfrom)(fd, buf, len, flags, from, fromlen);
@@ -451,7 +458,7 @@ EXPORT ssize_t recvfrom(int fd, void *buf, size_t len, int flags, struct sockadd
  * the real check on a closed descriptor, which reports the overflow and stops the program as it would. */
 EXPORT ssize_t __read_chk(int fd, void *buf, size_t len, size_t buflen)
 {
-	struct afalg_sock *s = lookup(fd);
+	struct afalg_sock *s = afalg_fd_get(fd);
 
 	if (!s)
 		return REAL(__read_chk)(fd, buf, len, buflen);
@@ -464,7 +471,7 @@ EXPORT ssize_t __read_chk(int fd, void *buf, size_t len, size_t buflen)
 
 EXPORT ssize_t __recv_chk(int fd, void *buf, size_t len, size_t buflen, int flags)
 {
-	struct afalg_sock *s = lookup(fd);
+	struct afalg_sock *s = afalg_fd_get(fd);
 
 	if (!s)
 		return REAL(__recv_chk)(fd, buf, len, buflen, flags);
@@ -478,7 +485,7 @@ EXPORT ssize_t __recv_chk(int fd, void *buf, size_t len, size_t buflen, int flag
 EXPORT ssize_t __recvfrom_chk(int fd, void *buf, size_t len, size_t buflen, int flags, struct sockaddr *from,
                               socklen_t *fromlen)
 {
-	struct afalg_sock *s = lookup(fd);
+	struct afalg_sock *s = afalg_fd_get(fd);
 
 	if (!s)
 		return REAL(__recvfrom_chk)(fd, buf, len, buflen, flags, from, fromlen);
@@ -493,27 +500,27 @@ EXPORT ssize_t __recvfrom_chk(int fd, void *buf, size_t len, size_t buflen, int 
 
 EXPORT ssize_t readv(int fd, const struct iovec *iov, int n)
 {
-	struct afalg_sock *s = lookup(fd);
+	struct afalg_sock *s = afalg_fd_get(fd);
 	struct msghdr m = { .msg_iov = (struct iovec *)iov, .msg_iovlen = n > 0 ? (size_t)n : 0 };
 
 	if (!s)
 		return REAL(readv)(fd, iov, n);
 	if (n < 0) {
 		afalg_sock_put(s);
-		return ret_errno(-EINVAL);
+		return afalg_ret_errno(-EINVAL);
 	}
 	return emu_recv(s, fd, &m, 0);
 }
 
 EXPORT ssize_t recvmsg(int fd, struct msghdr *msg, int flags)
 {
-	struct afalg_sock *s = lookup(fd);
+	struct afalg_sock *s = afalg_fd_get(fd);
 
 	if (!s)
 		return REAL(recvmsg)(fd, msg, flags);
 	if (!msg) {
 		afalg_sock_put(s);
-		return ret_errno(-EFAULT);
+		return afalg_ret_errno(-EFAULT);
 	}
 	return emu_recv(s, fd, msg, flags);
 }
@@ -532,7 +539,7 @@ static int dup_result(int fd, int newfd)
 
 	if (newfd < 0 || newfd == fd)
 		return newfd;
-	s = lookup(fd);
+	s = afalg_fd_get(fd);
 	if (!s) {
 		detach(newfd);   /* an emulated socket it named is closed */
 		return newfd;
@@ -541,7 +548,7 @@ static int dup_result(int fd, int newfd)
 	afalg_sock_put(s);
 	if (err) {
 		REAL(close)(newfd);
-		return (int)ret_errno(err);
+		return (int)afalg_ret_errno(err);
 	}
 	return newfd;
 }
@@ -597,7 +604,7 @@ EXPORT int fcntl64(int fd, int cmd, ...)
  * sendmsg, SPLICE_F_MORE meaning MSG_MORE. Out of an emulated socket nothing can be spliced. */
 EXPORT ssize_t splice(int in, loff_t *inoff, int out, loff_t *outoff, size_t len, unsigned int flags)
 {
-	struct afalg_sock *si = lookup(in), *so = lookup(out);
+	struct afalg_sock *si = afalg_fd_get(in), *so = afalg_fd_get(out);
 	ssize_t r;
 	uint8_t *buf;
 
@@ -608,14 +615,14 @@ EXPORT ssize_t splice(int in, loff_t *inoff, int out, loff_t *outoff, size_t len
 			afalg_sock_put(si);
 		if (so)
 			afalg_sock_put(so);
-		return ret_errno(-EINVAL);
+		return afalg_ret_errno(-EINVAL);
 	}
 	if (len > (1u << 20))
 		len = 1u << 20;
 	buf = malloc(len ? len : 1);
 	if (!buf) {
 		afalg_sock_put(so);
-		return ret_errno(-ENOMEM);
+		return afalg_ret_errno(-ENOMEM);
 	}
 	r = inoff ? pread(in, buf, len, *inoff) : REAL(read)(in, buf, len);
 	if (r < 0) {
@@ -624,11 +631,11 @@ EXPORT ssize_t splice(int in, loff_t *inoff, int out, loff_t *outoff, size_t len
 	} else {
 		if (inoff)
 			*inoff += r;
-		r = send_buf(so, buf, (size_t)r, (flags & SPLICE_F_MORE) ? MSG_MORE : 0);
+		r = send_buf(so, out, buf, (size_t)r, (flags & SPLICE_F_MORE) ? MSG_MORE : 0);
 		if (r < 0)
 			r = -errno;
 	}
 	explicit_bzero(buf, len);
 	free(buf);
-	return ret_errno(r);
+	return afalg_ret_errno(r);
 }

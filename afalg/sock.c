@@ -5,6 +5,8 @@
 #include <linux/if_alg.h>
 #include <linux/netlink.h>
 #include <stdio.h>
+#include <sys/eventfd.h>
+#include <sys/random.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -113,6 +115,13 @@ int afalg_lookup(const char *name, const char *driver, enum bc_type type, struct
 
 /* ---- bind and setsockopt (af_alg.c alg_bind, alg_setsockopt) ------------------------------------------- */
 
+/* The rng names served, by the kernel's names: the generic one and the entropy source. Both draw on getrandom(2),
+ * the kernel's own generator, as the library has none; the DRBGs by name (drbg_nopr_hmac_sha256 ...) are not here. */
+int afalg_rng_name(const char *n)
+{
+	return !strcmp(n, "stdrng") || !strcmp(n, "jitterentropy_rng");
+}
+
 int afalg_bind(struct afalg_sock *s, const struct sockaddr *addr, socklen_t len)
 {
 	struct sockaddr_alg sa;
@@ -155,8 +164,12 @@ int afalg_bind(struct afalg_sock *s, const struct sockaddr *addr, socklen_t len)
 		/* an unkeyed hash is ready at once; a MAC waits for its key (-ENOKEY until then) */
 		if (!err)
 			keyed = bc_shash_init(sh) == 0;
+	} else if (!strcmp(t, "rng")) {
+		type = AFALG_RNG;
+		err = afalg_rng_name(n) ? 0 : -ENOENT;
+		keyed = 1;   /* seeded from the start (algif_rng has no nokey accept) */
 	} else {
-		return -ENOENT;   /* rng and the others: no such type here */
+		return -ENOENT;   /* akcipher and the others: no such type here */
 	}
 	if (err) {
 		bc_skcipher_free(sk);
@@ -212,7 +225,9 @@ int afalg_setsockopt(struct afalg_sock *s, int level, int name, const void *val,
 		err = -EFAULT;
 		if (!val && len)
 			goto out;
-		if (s->sk)
+		if (s->type == AFALG_RNG)
+			err = 0;   /* a seed: getrandom(2) takes none, as the kernel's DRBG needs none (seedsize 0) */
+		else if (s->sk)
 			err = bc_skcipher_setkey(s->sk, val, len);
 		else if (s->ae)
 			err = bc_aead_setkey(s->ae, val, len);
@@ -364,7 +379,7 @@ static int parse_control(const struct msghdr *msg, struct control *con)
 	return 0;
 }
 
-static size_t iov_total(const struct iovec *iov, size_t n)
+size_t afalg_iov_total(const struct iovec *iov, size_t n)
 {
 	size_t t = 0;
 
@@ -434,16 +449,27 @@ static ssize_t hash_send(struct afalg_sock *s, const struct msghdr *msg, int fla
 	return (ssize_t)copied;
 }
 
-ssize_t afalg_send(struct afalg_sock *s, const struct msghdr *msg, int flags)
+/* af_alg_poll's POLLIN for a cipher op socket, with s locked: not while a request is open (MSG_MORE) with nothing
+ * buffered. The eventfd behind the descriptor (shared by its dups) holds 1 while it is readable, 0 while not. */
+static void update_pollin(struct afalg_sock *s, int fd)
+{
+	int want = !s->more || s->used;
+
+	if (want == s->no_pollin && (want ? eventfd_write(fd, 1) : eventfd_read(fd, &(eventfd_t){ 0 })) == 0)
+		s->no_pollin = !want;
+}
+
+ssize_t afalg_send(struct afalg_sock *s, int fd, const struct msghdr *msg, int flags)
 {
 	struct control con;
 	size_t size;
 	ssize_t ret;
 	int err;
 
-	if (s->kind != AFALG_OP)
+	/* algif_rng's sendmsg is sock_no_sendmsg (without the CAVP test interface) */
+	if (s->kind != AFALG_OP || s->type == AFALG_RNG)
 		return -EOPNOTSUPP;
-	size = iov_total(msg->msg_iov, msg->msg_iovlen);
+	size = afalg_iov_total(msg->msg_iov, msg->msg_iovlen);
 	pthread_mutex_lock(&s->lock);
 	err = check_key(s);
 	if (err)
@@ -479,6 +505,7 @@ ssize_t afalg_send(struct afalg_sock *s, const struct msghdr *msg, int flags)
 		s->used += msg->msg_iov[i].iov_len;
 	}
 	s->more = !!(flags & MSG_MORE);
+	update_pollin(s, fd);
 	if (s->waiters)
 		pthread_cond_broadcast(&s->data);
 	pthread_mutex_unlock(&s->lock);
@@ -544,7 +571,7 @@ static void out_scatter(const struct msghdr *msg, uint8_t *scratch, size_t len)
 
 static ssize_t skcipher_recv(struct afalg_sock *s, int fd, struct msghdr *msg, int flags)
 {
-	size_t room = iov_total(msg->msg_iov, msg->msg_iovlen), done = 0, bs = s->blocksize;
+	size_t room = afalg_iov_total(msg->msg_iov, msg->msg_iovlen), done = 0, bs = s->blocksize;
 	const bc_skcipher *tfm = s->parent->sk;
 	uint8_t *scratch = NULL, *dst;
 	int err = 0;
@@ -585,7 +612,7 @@ static ssize_t skcipher_recv(struct afalg_sock *s, int fd, struct msghdr *msg, i
 
 static ssize_t aead_recv(struct afalg_sock *s, int fd, struct msghdr *msg, int flags)
 {
-	size_t room = iov_total(msg->msg_iov, msg->msg_iovlen), as, used, outlen, ad = s->assoclen;
+	size_t room = afalg_iov_total(msg->msg_iov, msg->msg_iovlen), as, used, outlen, ad = s->assoclen;
 	const bc_aead *tfm = s->parent->ae;
 	uint8_t *scratch = NULL, *dst;
 	int err;
@@ -629,7 +656,7 @@ static ssize_t aead_recv(struct afalg_sock *s, int fd, struct msghdr *msg, int f
 
 static ssize_t hash_recv(struct afalg_sock *s, struct msghdr *msg)
 {
-	size_t ds = bc_shash_digestsize(s->hs), len = iov_total(msg->msg_iov, msg->msg_iovlen), done = 0;
+	size_t ds = bc_shash_digestsize(s->hs), len = afalg_iov_total(msg->msg_iov, msg->msg_iovlen), done = 0;
 	int err = 0;
 
 	if (len > ds)
@@ -657,6 +684,29 @@ static ssize_t hash_recv(struct afalg_sock *s, struct msghdr *msg)
 	return err ? err : (ssize_t)len;
 }
 
+/* algif_rng's recvmsg: at most 128 bytes a call (its MAXSIZE), fresh each time. */
+static ssize_t rng_recv(struct msghdr *msg)
+{
+	size_t len = afalg_iov_total(msg->msg_iov, msg->msg_iovlen), done = 0;
+
+	if (len > 128)
+		len = 128;
+	for (size_t i = 0; i < msg->msg_iovlen && done < len; i++) {
+		size_t n = msg->msg_iov[i].iov_len < len - done ? msg->msg_iov[i].iov_len : len - done;
+		uint8_t *p = msg->msg_iov[i].iov_base;
+
+		for (size_t got = 0; got < n;) {
+			ssize_t r = getrandom(p + got, n - got, 0);
+
+			if (r < 0 && errno != EINTR)
+				return -errno;
+			got += r > 0 ? (size_t)r : 0;
+		}
+		done += n;
+	}
+	return (ssize_t)len;
+}
+
 ssize_t afalg_recv(struct afalg_sock *s, int fd, struct msghdr *msg, int flags)
 {
 	ssize_t ret;
@@ -669,12 +719,14 @@ ssize_t afalg_recv(struct afalg_sock *s, int fd, struct msghdr *msg, int flags)
 	pthread_mutex_lock(&s->lock);
 	ret = check_key(s);
 	if (!ret) {
-		if (s->type == AFALG_SKCIPHER)
-			ret = skcipher_recv(s, fd, msg, flags);
-		else if (s->type == AFALG_AEAD)
-			ret = aead_recv(s, fd, msg, flags);
-		else
+		if (s->type == AFALG_SKCIPHER || s->type == AFALG_AEAD) {
+			ret = s->type == AFALG_SKCIPHER ? skcipher_recv(s, fd, msg, flags) : aead_recv(s, fd, msg, flags);
+			update_pollin(s, fd);
+		} else if (s->type == AFALG_RNG) {
+			ret = rng_recv(msg);
+		} else {
 			ret = hash_recv(s, msg);
+		}
 	}
 	pthread_mutex_unlock(&s->lock);
 	return ret;

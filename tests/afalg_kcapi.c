@@ -61,6 +61,54 @@ static void test_cipher(const char *name, size_t keylen)
 	free(got);
 }
 
+/* libkcapi's AIO one-shot (KCAPI_INIT_AIO: io_setup, io_submit of one IOCB_CMD_PREAD per output iovec, io_getevents):
+ * each batch of up to 64 iovecs is one request, sent at once and read back piece by piece, so the IV chains across a
+ * batch's iovecs and starts again with the next batch. */
+static void test_cipher_aio(const char *name, size_t keylen)
+{
+	enum { MAXV = 70, PIECE = 4096 };
+	static const size_t counts[] = { 1, 2, 5, 64, 70 };
+	uint8_t key[64], iv[16], iv2[16], *pt = malloc(MAXV * PIECE), *ct = malloc(MAXV * PIECE), *got = malloc(MAXV * PIECE);
+	struct iovec in[MAXV], out[MAXV];
+	struct kcapi_handle *h;
+	bc_skcipher *d;
+
+	set_context("%s aio", name);
+	rng_fill(key, keylen);
+	CHECK(kcapi_cipher_init(&h, name, KCAPI_INIT_AIO) == 0, "kcapi_cipher_init AIO");
+	CHECK(kcapi_cipher_setkey(h, key, (uint32_t)keylen) == 0, "setkey");
+	bc_skcipher_alloc(&d, name);
+	bc_skcipher_setkey(d, key, keylen);
+	for (size_t c = 0; c < sizeof(counts) / sizeof(counts[0]); c++)
+		for (size_t a = 0; a < 3; a++) {
+			size_t n = counts[c], len = n * PIECE;
+
+			rng_fill(pt, len);
+			rng_fill(iv, 16);
+			for (size_t off = 0; off < len; off += 64 * PIECE) {
+				memcpy(iv2, iv, 16);
+				bc_skcipher_encrypt(d, iv2, pt + off, ct + off, len - off < 64 * PIECE ? len - off : 64 * PIECE);
+			}
+			for (size_t i = 0; i < n; i++) {
+				in[i] = (struct iovec){ pt + i * PIECE, PIECE };
+				out[i] = (struct iovec){ got + i * PIECE, PIECE };
+			}
+			memset(got, 0, len);
+			CHECK(kcapi_cipher_encrypt_aio(h, in, out, n, iv, access_modes[a]) == (ssize_t)len && !memcmp(got, ct, len),
+			      "encrypt_aio %zu iovecs access %d", n, access_modes[a]);
+			for (size_t i = 0; i < n; i++)
+				in[i].iov_base = ct + i * PIECE;
+			memset(got, 0, len);
+			CHECK(kcapi_cipher_decrypt_aio(h, in, out, n, iv, access_modes[a]) == (ssize_t)len && !memcmp(got, pt, len),
+			      "decrypt_aio %zu iovecs access %d", n, access_modes[a]);
+		}
+	kcapi_cipher_destroy(h);
+	bc_skcipher_free(d);
+	free(pt);
+	free(ct);
+	free(got);
+}
+
 static void test_aead(const char *name, size_t ivlen)
 {
 	uint8_t key[16], iv[16], in[20 + 3000], out[20 + 3000 + 16], want[3000], tag[16];
@@ -91,6 +139,19 @@ static void test_aead(const char *name, size_t ivlen)
 		out[3025] ^= 1;
 		CHECK(kcapi_aead_decrypt(h, out, sizeof(out), iv, back, sizeof(back), access_modes[a]) == -EBADMSG,
 		      "bad tag: -EBADMSG");
+	}
+	kcapi_aead_destroy(h);
+	/* the AIO one-shot: one request, read back by one IOCB_CMD_PREAD */
+	CHECK(kcapi_aead_init(&h, name, KCAPI_INIT_AIO) == 0 && kcapi_aead_setkey(h, key, 16) == 0 &&
+	      kcapi_aead_settaglen(h, 16) == 0, "AIO handle");
+	kcapi_aead_setassoclen(h, 20);
+	for (size_t a = 0; a < 3; a++) {
+		struct iovec iv_in = { in, sizeof(in) }, iv_out = { out, sizeof(out) };
+
+		memset(out, 0, sizeof(out));
+		CHECK(kcapi_aead_encrypt_aio(h, &iv_in, &iv_out, 1, iv, access_modes[a]) == (ssize_t)sizeof(out) &&
+		      !memcmp(out, in, 20) && !memcmp(out + 20, want, 3000) && !memcmp(out + 3020, tag, 16),
+		      "encrypt_aio access %d", access_modes[a]);
 	}
 	kcapi_aead_destroy(h);
 	bc_aead_free(d);
@@ -125,6 +186,24 @@ static void test_md(const char *name, int keyed)
 	bc_shash_free(d);
 }
 
+/* libkcapi's rng API on the rng socket type: seeded (its seed size 0: it seeds itself), then generated in 128-byte reads */
+static void test_rng(void)
+{
+	uint8_t seed[32], a[1000], b[1000];
+	struct kcapi_handle *h;
+
+	set_context("stdrng");
+	rng_fill(seed, sizeof(seed));
+	CHECK(kcapi_rng_init(&h, "stdrng", 0) == 0, "kcapi_rng_init");
+	CHECK(kcapi_rng_seedsize(h) == 0, "seedsize 0");
+	CHECK(kcapi_rng_seed(h, seed, sizeof(seed)) == 0, "seed");
+	CHECK(kcapi_rng_generate(h, a, sizeof(a)) == (ssize_t)sizeof(a) && kcapi_rng_generate(h, b, sizeof(b)) == (ssize_t)sizeof(b),
+	      "generate 1000");
+	CHECK(memcmp(a, b, sizeof(a)) != 0, "two outputs differ");
+	CHECK(kcapi_rng_get_bytes(a, 77) == 77, "kcapi_rng_get_bytes");
+	kcapi_rng_destroy(h);
+}
+
 int main(void)
 {
 	test_init();
@@ -132,11 +211,14 @@ int main(void)
 	test_cipher("cbc(aes)", 16);
 	test_cipher("ctr(aes)", 32);
 	test_cipher("xts(aes)", 64);
+	test_cipher_aio("cbc(aes)", 16);
+	test_cipher_aio("ctr(aes)", 32);
 	test_aead("gcm(aes)", 12);
 	test_aead("ccm(aes)", 16);
 	test_md("sha256", 0);
 	test_md("sha512", 0);
 	test_md("hmac(sha256)", 1);
+	test_rng();
 	struct kcapi_handle *h;
 	set_context("errors");
 	CHECK(kcapi_cipher_init(&h, "cbc(nosuch)", 0) == -ENOENT, "unknown cipher: -ENOENT");

@@ -1,6 +1,12 @@
 /* AF_ALG through raw socket calls (run under libblockcrypt-afalg.so, or a kernel with AF_ALG): skcipher, aead,
  * hash, errors, descriptors and threads, each result checked against libblockcrypt called directly. Linux userspace-if.rst. */
 #include <errno.h>
+#include <malloc.h>
+#include <signal.h>
+#include <sys/epoll.h>
+#include <linux/aio_abi.h>
+#include <sys/eventfd.h>
+#include <sys/syscall.h>
 #include <dirent.h>
 #include <linux/if_alg.h>
 #include <poll.h>
@@ -289,8 +295,7 @@ static void test_errors(void)
 	CHECK(tfm_open("skcipher", "cbc(nosuch)") == -ENOENT, "unknown algorithm: -ENOENT");
 	CHECK(tfm_open("nosuch", "cbc(aes)") == -ENOENT, "unknown type: -ENOENT");
 	CHECK(tfm_open("aead", "cbc(aes)") == -ENOENT, "skcipher as aead: -ENOENT");
-	/* rng: the library has no random number generator, so no rng algorithm binds */
-	CHECK(tfm_open("rng", "stdrng") == -ENOENT, "rng: -ENOENT");
+	CHECK(tfm_open("rng", "cbc(aes)") == -ENOENT && tfm_open("skcipher", "stdrng") == -ENOENT, "rng by type only");
 	CHECK(socket(AF_ALG, SOCK_STREAM, 0) < 0 && errno == ESOCKTNOSUPPORT, "SOCK_STREAM: ESOCKTNOSUPPORT");
 	CHECK(socket(AF_ALG, SOCK_SEQPACKET, 1) < 0 && errno == EPROTONOSUPPORT, "protocol 1: EPROTONOSUPPORT");
 	fd = socket(AF_ALG, SOCK_SEQPACKET, 0);
@@ -390,6 +395,125 @@ static void test_threads(void)
 	CHECK(count_fds() == before, "descriptors before %d, after %d", before, count_fds());
 }
 
+/* Thousands of sockets held open at once, each op socket with a request begun (MSG_MORE), then closed: no descriptor
+ * and no memory left behind (the second round measured; the first allocates the descriptor table's pages). */
+static void test_many_open(void)
+{
+	enum { N = 2000 };
+	static int tfm[N], op[N];
+	size_t heap[2] = { 0, 0 };
+	int before = count_fds();
+
+	set_context("many open");
+	for (int round = 0; round < 2; round++) {
+		size_t start = mallinfo2().uordblks;
+		int ok = 1;
+
+		for (int i = 0; i < N && ok; i++) {
+			tfm[i] = tfm_open("skcipher", "cbc(aes)");
+			ok = tfm[i] >= 0 && setkey(tfm[i], (const uint8_t *)"0123456789abcdef", 16) == 0 &&
+			     (op[i] = accept(tfm[i], NULL, NULL)) >= 0 &&
+			     afalg_send_op(op[i], ALG_OP_ENCRYPT, (const uint8_t *)"0123456789abcdef", 16, -1, "partial", 7,
+			                   MSG_MORE) == 7;
+			if (!ok)
+				CHECK(0, "socket pair %d", i);
+		}
+		CHECK(count_fds() == before + 2 * N, "%d descriptors open: %d", 2 * N, count_fds() - before);
+		for (int i = 0; i < N; i++) {
+			close(op[i]);
+			close(tfm[i]);
+		}
+		heap[round] = mallinfo2().uordblks - start;
+		CHECK(count_fds() == before, "descriptors before %d, after %d", before, count_fds());
+	}
+	CHECK(heap[1] == 0, "heap grew by %zu bytes over %d socket pairs", heap[1], N);
+}
+
+/* A client killed in the middle of a request (MSG_MORE sent, never finished) by SIGKILL: the parent's sockets, one of
+ * them with a request of its own begun before the fork, go on; no descriptor is left behind. */
+static void test_killed_client(void)
+{
+	uint8_t key[16], iv[16], iv2[16], pt[64], ct[64], got[64];
+	int before = count_fds(), tfm, op = -1, sync[2], status;
+	bc_skcipher *d;
+	pid_t pid;
+	char c;
+
+	set_context("killed client");
+	rng_fill(key, 16);
+	rng_fill(iv, 16);
+	rng_fill(pt, 64);
+	memcpy(iv2, iv, 16);
+	bc_skcipher_alloc(&d, "ctr(aes)");
+	bc_skcipher_setkey(d, key, 16);
+	bc_skcipher_encrypt(d, iv2, pt, ct, 64);
+	tfm = tfm_open("skcipher", "ctr(aes)");
+	CHECK(tfm >= 0 && setkey(tfm, key, 16) == 0 && (op = accept(tfm, NULL, NULL)) >= 0, "sockets");
+	CHECK(afalg_send_op(op, ALG_OP_ENCRYPT, iv, 16, -1, pt, 32, MSG_MORE) == 32, "first half");
+	CHECK(pipe(sync) == 0, "pipe");
+	pid = fork();
+	if (pid == 0) {
+		int mine = accept(tfm, NULL, NULL);
+
+		afalg_send_op(mine, ALG_OP_ENCRYPT, iv, 16, -1, pt, 64, MSG_MORE);
+		if (write(sync[1], "x", 1) != 1)
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	CHECK(pid > 0 && read(sync[0], &c, 1) == 1, "child sent");
+	kill(pid, SIGKILL);
+	CHECK(waitpid(pid, &status, 0) == pid && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL, "child killed");
+	close(sync[0]);
+	close(sync[1]);
+	CHECK(afalg_send_op(op, -1, NULL, 0, -1, pt + 32, 32, 0) == 32, "second half");
+	memset(got, 0, sizeof(got));
+	CHECK(rd(op, got, 64) == 64 && !memcmp(got, ct, 64), "the parent's request");
+	close(op);
+	CHECK(setkey(tfm, key, 16) == 0, "the parent's tfm takes a key again");
+	close(tfm);
+	CHECK(count_fds() == before, "descriptors before %d, after %d", before, count_fds());
+	bc_skcipher_free(d);
+}
+
+/* epoll and poll on an op socket: af_alg_poll reports EPOLLIN unless a request is open (MSG_MORE) with nothing
+ * buffered (!ctx->more || ctx->used), and EPOLLOUT while the send buffer has room. */
+static void test_epoll(void)
+{
+	uint8_t key[16] = { 0 }, buf[64] = { 0 };
+	struct epoll_event ev = { .events = EPOLLIN | EPOLLOUT }, got[4];
+	int tfm, op = -1, ep;
+
+	set_context("epoll");
+	tfm = tfm_open("skcipher", "cbc(aes)");
+	CHECK(tfm >= 0 && setkey(tfm, key, 16) == 0 && (op = accept(tfm, NULL, NULL)) >= 0, "sockets");
+	ep = epoll_create1(EPOLL_CLOEXEC);
+	ev.data.fd = op;
+	CHECK(ep >= 0 && epoll_ctl(ep, EPOLL_CTL_ADD, op, &ev) == 0, "epoll_ctl");
+	CHECK(epoll_wait(ep, got, 4, 0) == 1 && got[0].data.fd == op && got[0].events == (EPOLLIN | EPOLLOUT),
+	      "fresh: in and out");
+	CHECK(afalg_send_op(op, ALG_OP_ENCRYPT, key, 16, -1, NULL, 0, MSG_MORE) == 0, "a request opened, empty");
+	CHECK(epoll_wait(ep, got, 4, 0) == 1 && got[0].events == EPOLLOUT, "open and empty: out only");
+	CHECK(afalg_send_op(op, -1, NULL, 0, -1, buf, 32, MSG_MORE) == 32, "send more");
+	CHECK(epoll_wait(ep, got, 4, 0) == 1 && got[0].events == (EPOLLIN | EPOLLOUT), "data buffered: in and out");
+	CHECK(rd(op, buf, 32) == 32, "read what there is");
+	CHECK(epoll_wait(ep, got, 4, 0) == 1 && got[0].events == EPOLLOUT, "open, read empty: out only");
+	CHECK(afalg_send_op(op, -1, NULL, 0, -1, buf, 32, 0) == 32, "the rest");
+	CHECK(epoll_wait(ep, got, 4, 0) == 1 && got[0].events == (EPOLLIN | EPOLLOUT), "finished: in and out");
+	CHECK(rd(op, buf, 32) == 32, "request done");
+	CHECK(epoll_wait(ep, got, 4, 0) == 1 && got[0].events == (EPOLLIN | EPOLLOUT), "read: in and out");
+	struct pollfd pf = { op, POLLIN | POLLOUT, 0 };
+	CHECK(send(op, buf, 0, MSG_MORE) == 0 && poll(&pf, 1, 0) == 1 && pf.revents == POLLOUT, "poll(2) agrees");
+	CHECK(send(op, buf, 16, 0) == 16 && rd(op, buf, 16) == 16, "closed again");
+	ev.events = EPOLLOUT;
+	CHECK(epoll_ctl(ep, EPOLL_CTL_MOD, op, &ev) == 0 && epoll_wait(ep, got, 4, 0) == 1 && got[0].events == EPOLLOUT,
+	      "EPOLLOUT alone");
+	CHECK(epoll_ctl(ep, EPOLL_CTL_DEL, op, NULL) == 0 && epoll_wait(ep, got, 4, 0) == 0, "removed");
+	close(ep);
+	close(op);
+	close(tfm);
+}
+
 /* One xts(aes) request on op checked against the library: 0 if right. */
 static int xts_once(int op, bc_skcipher *d, size_t len)
 {
@@ -460,6 +584,132 @@ static void test_fork(void)
 	bc_skcipher_free(a.d);
 }
 
+/* ---- rng (algif_rng.c: reads of at most 128 bytes, the key a seed, no sendmsg, no test entropy) ---------- */
+
+static void test_rng(void)
+{
+	uint8_t seed[48] = { 0 }, a[300], b[300];
+	struct iovec v[2] = { { a, 100 }, { a + 100, 100 } };
+	struct msghdr m = { .msg_iov = v, .msg_iovlen = 2 };
+	int tfm, op, zeros = 0;
+
+	set_context("rng");
+	CHECK(tfm_open("rng", "drbg_nopr_hmac_sha256") == -ENOENT, "a DRBG by name: -ENOENT");
+	tfm = tfm_open("rng", "jitterentropy_rng");
+	CHECK(tfm >= 0, "jitterentropy_rng: %d", tfm);
+	close(tfm);
+	tfm = tfm_open("rng", "stdrng");
+	CHECK(tfm >= 0, "stdrng: %d", tfm);
+	CHECK(setkey(tfm, seed, sizeof(seed)) == 0 && setkey(tfm, seed, 0) == 0, "a seed of any length");
+	CHECK(setsockopt(tfm, SOL_ALG, 6 /* ALG_SET_DRBG_ENTROPY */, seed, 32) < 0 && errno == ENOPROTOOPT,
+	      "ALG_SET_DRBG_ENTROPY: -ENOPROTOOPT (no CAVP interface)");
+	op = accept(tfm, NULL, NULL);
+	CHECK(op >= 0, "accept");
+	CHECK(setkey(tfm, seed, 16) == -EBUSY, "seed with an op socket: -EBUSY");
+	memset(a, 0, sizeof(a));
+	memset(b, 0, sizeof(b));
+	CHECK(rd(op, a, sizeof(a)) == 128 && rd(op, b, sizeof(b)) == 128, "a read returns 128 bytes at most");
+	CHECK(memcmp(a, b, 128) != 0, "two reads differ");
+	for (int i = 128; i < 300; i++)
+		zeros += !a[i] && !b[i];
+	CHECK(zeros == 172, "nothing past 128 bytes written");
+	CHECK(rd(op, a, 5) == 5, "a short read");
+	CHECK(recvmsg(op, &m, 0) == 128, "recvmsg across two iovecs: 128");
+	CHECK(afalg_send_op(op, -1, NULL, 0, -1, seed, 16, 0) == -EOPNOTSUPP, "sendmsg: -EOPNOTSUPP");
+	CHECK(accept(op, NULL, NULL) < 0 && errno == EOPNOTSUPP, "accept on the op socket: -EOPNOTSUPP");
+	close(op);
+	close(tfm);
+}
+
+/* ---- io_submit AIO (fs/aio.c on a socket: sock_read_iter, sock_write_iter) ------------------------------ */
+
+static long aio(long nr, long a, long b, long c, long d)
+{
+	long r = syscall(nr, a, b, c, d, 0L, 0L);
+
+	return r < 0 ? -errno : r;
+}
+
+static void aio_cb(struct iocb *cb, int fd, int op, void *buf, size_t len, uint64_t data)
+{
+	memset(cb, 0, sizeof(*cb));
+	cb->aio_fildes = (uint32_t)fd;
+	cb->aio_lio_opcode = (uint16_t)op;
+	cb->aio_buf = (uint64_t)(uintptr_t)buf;
+	cb->aio_nbytes = len;
+	cb->aio_data = data;
+}
+
+/* Writes and reads on an op socket, interleaved with a pipe's (the kernel's own) in one io_submit, completions signalled
+ * on an eventfd, a file position refused, a context that does not exist refused. */
+static void test_aio(void)
+{
+	uint8_t key[16], iv[16], iv2[16], pt[4096], ct[4096], got[4096], pipebuf[8] = { 0 };
+	struct iocb cbs[5], *list[5] = { &cbs[0], &cbs[1], &cbs[2], &cbs[3], &cbs[4] };
+	struct io_event ev[8];
+	struct iovec halves[2] = { { got, 1024 }, { got + 1024, 3072 } };
+	aio_context_t ctx = 0;
+	uint64_t signals = 0;
+	int tfm, op = -1, efd, p[2];
+	bc_skcipher *d;
+
+	set_context("aio");
+	rng_fill(key, 16);
+	rng_fill(iv, 16);
+	rng_fill(pt, sizeof(pt));
+	memcpy(iv2, iv, 16);
+	bc_skcipher_alloc(&d, "cbc(aes)");
+	bc_skcipher_setkey(d, key, 16);
+	bc_skcipher_encrypt(d, iv2, pt, ct, sizeof(ct));
+	tfm = tfm_open("skcipher", "cbc(aes)");
+	CHECK(tfm >= 0 && setkey(tfm, key, 16) == 0 && (op = accept(tfm, NULL, NULL)) >= 0, "socket");
+	efd = eventfd(0, EFD_CLOEXEC);
+	CHECK(pipe(p) == 0 && efd >= 0, "pipe, eventfd");
+	CHECK(aio(SYS_io_setup, 8, (long)&ctx, 0, 0) == 0, "io_setup");
+	/* the operation and IV by sendmsg, then the text by an AIO write */
+	CHECK(afalg_send_op(op, ALG_OP_ENCRYPT, iv, 16, -1, NULL, 0, MSG_MORE) == 0, "send op");
+	aio_cb(&cbs[0], op, IOCB_CMD_PWRITE, pt, sizeof(pt), 10);
+	aio_cb(&cbs[1], p[1], IOCB_CMD_PWRITE, "12345678", 8, 11);
+	aio_cb(&cbs[2], op, IOCB_CMD_PREADV, halves, 2, 12);
+	aio_cb(&cbs[3], p[0], IOCB_CMD_PREAD, pipebuf, 8, 13);
+	aio_cb(&cbs[4], op, IOCB_CMD_PREAD, got, 16, 14);
+	cbs[4].aio_offset = 16;
+	for (int i = 0; i < 5; i++) {
+		cbs[i].aio_flags = IOCB_FLAG_RESFD;
+		cbs[i].aio_resfd = (uint32_t)efd;
+	}
+	memset(got, 0, sizeof(got));
+	CHECK(aio(SYS_io_submit, (long)ctx, 5, (long)list, 0) == 5, "io_submit of 5");
+	long n = 0, r;
+	while (n < 5 && (r = syscall(SYS_io_getevents, (long)ctx, 1L, 8L, (long)(ev + n), 0L, 0L)) > 0)
+		n += r;
+	CHECK(n == 5, "5 events: %ld", n);
+	int seen = 0;
+	for (long i = 0; i < n; i++) {
+		long want = ev[i].data == 10 || ev[i].data == 12 ? 4096 : ev[i].data == 14 ? -ESPIPE : 8;
+
+		CHECK(ev[i].res == want && ev[i].obj == (uint64_t)(uintptr_t)&cbs[ev[i].data - 10], "event %llu: %lld",
+		      (unsigned long long)ev[i].data, (long long)ev[i].res);
+		seen |= 1 << (ev[i].data - 10);
+	}
+	CHECK(seen == 31, "every request completed once");
+	CHECK(!memcmp(got, ct, sizeof(ct)), "AIO result");
+	CHECK(!memcmp(pipebuf, "12345678", 8), "the pipe's own AIO");
+	CHECK(read(efd, &signals, 8) == 8 && signals == 5, "eventfd signalled 5 times: %llu", (unsigned long long)signals);
+	CHECK(aio(SYS_io_submit, 12345, 1, (long)list, 0) == -EINVAL, "no such context: -EINVAL");
+	cbs[0].aio_reserved2 = 1;
+	CHECK(aio(SYS_io_submit, (long)ctx, 1, (long)list, 0) == -EINVAL, "reserved field: -EINVAL");
+	struct timespec zero = { 0, 0 };
+	CHECK(syscall(SYS_io_getevents, (long)ctx, 0L, 8L, (long)ev, (long)&zero, 0L) == 0, "no event left");
+	CHECK(aio(SYS_io_destroy, (long)ctx, 0, 0, 0) == 0, "io_destroy");
+	close(p[0]);
+	close(p[1]);
+	close(efd);
+	close(op);
+	close(tfm);
+	bc_skcipher_free(d);
+}
+
 int main(void)
 {
 	test_init();
@@ -486,5 +736,10 @@ int main(void)
 	test_errors();
 	test_threads();
 	test_fork();
+	test_aio();
+	test_rng();
+	test_epoll();
+	test_killed_client();
+	test_many_open();
 	return test_summary("afalg_raw");
 }
