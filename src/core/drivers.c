@@ -94,7 +94,7 @@ const struct bc_skcipher_alg *const bc_skcipher_drivers[] = {
 #endif
 #if defined(__aarch64__)
 	/* arm64 */
-	&bc_ecb_aes_ce, &bc_cbc_aes_ce, &bc_ctr_aes_ce, &bc_xts_aes_ce,
+	&bc_ecb_aes_ce, &bc_cbc_aes_ce, &bc_ctr_aes_ce, &bc_xts_aes_ce, &bc_xctr_aes_ce,
 	&bc_ecb_sm4_ce, &bc_cbc_sm4_ce, &bc_ctr_sm4_ce, &bc_xts_sm4_ce,
 	&bc_ecb_aes_neon, &bc_cbc_aes_neon, &bc_ctr_aes_neon, &bc_xts_aes_neon,
 #endif

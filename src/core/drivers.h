@@ -104,6 +104,7 @@ extern const struct bc_shash_alg bc_sha512_avx512, bc_sha384_avx512;
 /* arm64 Crypto Extensions and NEON (src/arch/arm64/) */
 extern const struct bc_cipher_alg bc_aes_ce;
 extern const struct bc_skcipher_alg bc_ecb_aes_ce, bc_cbc_aes_ce, bc_ctr_aes_ce, bc_xts_aes_ce;
+extern const struct bc_skcipher_alg bc_xctr_aes_ce;     /* src/arch/arm64/xctr_aes_ce.c */
 extern const struct bc_shash_alg bc_cmac_aes_ce, bc_xcbc_aes_ce, bc_cbcmac_aes_ce;
 extern const struct bc_cipher_alg bc_sm4_ce;
 extern const struct bc_skcipher_alg bc_ecb_sm4_ce, bc_cbc_sm4_ce, bc_ctr_sm4_ce, bc_xts_sm4_ce;

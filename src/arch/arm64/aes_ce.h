@@ -126,6 +126,8 @@ static inline int bc_aes_ce_keylen_ok(size_t keylen)
 void bc_aes_ce_expand(struct bc_aes_ce_key *k, const uint8_t *key, size_t keylen);
 /* aes-ce's setkey, shared by the skciphers over a struct bc_aes_ce_key. */
 int bc_aes_ce_setkey(void *ctx, const uint8_t *key, size_t keylen);
+/* The skcipher form of it (aes_modes_ce.c), shared by the modes and xctr-aes-ce. */
+int bc_aes_ce_sk_setkey(void *ctx, const uint8_t *key, size_t keylen, unsigned flags);
 /* aes-ce's n-block operations, shared with ecb-aes-ce. */
 void bc_aes_ce_ecb_encrypt(const void *ctx, uint8_t *dst, const uint8_t *src, size_t nblocks);
 void bc_aes_ce_ecb_decrypt(const void *ctx, uint8_t *dst, const uint8_t *src, size_t nblocks);

@@ -2,7 +2,7 @@
  * NIST SP 800-38A (ECB, CBC, CTR), IEEE Std 1619-2018 / SP 800-38E (XTS); semantics of the Linux templates. */
 #include "aes_ce.h"
 
-static int aes_ce_sk_setkey(void *ctx, const uint8_t *key, size_t keylen, unsigned flags)
+int bc_aes_ce_sk_setkey(void *ctx, const uint8_t *key, size_t keylen, unsigned flags)
 {
 	(void)flags;
 	return bc_aes_ce_setkey(ctx, key, keylen);
@@ -116,10 +116,10 @@ static int xts_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t
 	}
 
 const struct bc_skcipher_alg bc_ecb_aes_ce =
-	AES_CE_SK(ecb, 0, 16, 0, 16, 1, struct bc_aes_ce_key, aes_ce_sk_setkey, ecb_encrypt, ecb_decrypt);
+	AES_CE_SK(ecb, 0, 16, 0, 16, 1, struct bc_aes_ce_key, bc_aes_ce_sk_setkey, ecb_encrypt, ecb_decrypt);
 const struct bc_skcipher_alg bc_cbc_aes_ce =
-	AES_CE_SK(cbc, 16, 16, 0, 16, 1, struct bc_aes_ce_key, aes_ce_sk_setkey, cbc_encrypt, cbc_decrypt);
+	AES_CE_SK(cbc, 16, 16, 0, 16, 1, struct bc_aes_ce_key, bc_aes_ce_sk_setkey, cbc_encrypt, cbc_decrypt);
 const struct bc_skcipher_alg bc_ctr_aes_ce =
-	AES_CE_SK(ctr, 16, 1, 0, 1, 1, struct bc_aes_ce_key, aes_ce_sk_setkey, ctr_crypt, ctr_crypt);
+	AES_CE_SK(ctr, 16, 1, 0, 1, 1, struct bc_aes_ce_key, bc_aes_ce_sk_setkey, ctr_crypt, ctr_crypt);
 const struct bc_skcipher_alg bc_xts_aes_ce =
 	AES_CE_SK(xts, 16, 16, 16, 1, 2, struct bc_aes_ce_xts_ctx, xts_setkey, xts_encrypt, xts_decrypt);

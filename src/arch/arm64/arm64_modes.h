@@ -125,6 +125,18 @@ BC_A64_INLINE void bc_a64_xor_partial(uint8_t *dst, const uint8_t *src, uint8x16
 	bc_wipe(b, sizeof(b));
 }
 
+/* XORs one keystream block onto the next min(len, 16) bytes and returns
+ * how many that was (ctr and xctr tails). */
+BC_A64_INLINE size_t bc_a64_ks_xor(uint8_t *dst, const uint8_t *src, uint8x16_t ks, size_t len)
+{
+	if (len < 16) {
+		bc_a64_xor_partial(dst, src, ks, len);
+		return len;
+	}
+	bc_a64_st(dst, veorq_u8(ks, bc_a64_ld(src)));
+	return 16;
+}
+
 /* Groups of four whose counters do not wrap the low 64 bits (the common
  * case: the counter is public, so the test may branch) share the high half
  * and need one byte swap and one lane insert per block. */
@@ -152,17 +164,8 @@ BC_A64_INLINE void bc_a64_ctr(const void *ks, bc_a64_blk4_fn *f4, bc_a64_blk1_fn
 		for (int i = 0; i < 4; i++)
 			bc_a64_st(dst + 16 * i, veorq_u8(x[i], bc_a64_ld(src + 16 * i)));
 	}
-	for (; len; hi += lo + 1 < lo, lo++) {
-		uint8x16_t k = f1(ks, bc_a64_ctr_block(hi, lo, 0));
-
-		if (len < 16) {
-			bc_a64_xor_partial(dst, src, k, len);
-			len = 0;
-		} else {
-			bc_a64_st(dst, veorq_u8(k, bc_a64_ld(src)));
-			len -= 16, src += 16, dst += 16;
-		}
-	}
+	for (size_t n; len; len -= n, src += n, dst += n, hi += lo + 1 < lo, lo++)
+		n = bc_a64_ks_xor(dst, src, f1(ks, bc_a64_ctr_block(hi, lo, 0)), len);
 	bc_store_be64(ctr, hi);
 	bc_store_be64(ctr + 8, lo);
 }
