@@ -4,9 +4,9 @@
 #include <immintrin.h>
 
 #include "../../hash/poly1305.h"
+#include "x86_util.h"
 
 #if defined(BC_POLY1305_IFMA)
-#define AVX2_TARGET __attribute__((target("avx2")))
 #define M26 0x3ffffffull
 #define M44 0xfffffffffffull
 
@@ -14,7 +14,7 @@
  * 5 times limbs 1-4 (2^130 = 5). With h below 2^27 and r below 2^26 (+ 1)
  * every product is below 2^56 and each sum of five below 2^59; out, the
  * limbs are below 2^26 but limb 1, below 2^26 + 2^11. */
-static inline __attribute__((always_inline)) AVX2_TARGET void mul4(__m256i h[5], const __m256i r[9])
+BC_X86_INLINE BC_X86_AVX2 void mul4(__m256i h[5], const __m256i r[9])
 {
 	const __m256i m26 = _mm256_set1_epi64x(M26);
 #define P(a, b) _mm256_mul_epu32(h[a], r[b])
@@ -39,7 +39,7 @@ static inline __attribute__((always_inline)) AVX2_TARGET void mul4(__m256i h[5],
 }
 
 /* Blocks 0-3 of m into h's limbs, blocks 0, 2, 1, 3 in lanes 0-3, with the 2^128 bit. */
-static inline __attribute__((always_inline)) AVX2_TARGET void add4(__m256i h[5], const uint8_t *m)
+BC_X86_INLINE BC_X86_AVX2 void add4(__m256i h[5], const uint8_t *m)
 {
 	const __m256i m26 = _mm256_set1_epi64x(M26);
 	const __m256i a = _mm256_loadu_si256((const __m256i *)m), b = _mm256_loadu_si256((const __m256i *)(m + 32));
@@ -53,7 +53,7 @@ static inline __attribute__((always_inline)) AVX2_TARGET void add4(__m256i h[5],
 	h[4] = _mm256_add_epi64(h[4], _mm256_or_si256(_mm256_srli_epi64(hi, 40), _mm256_set1_epi64x(1ll << 24)));
 }
 
-static inline __attribute__((always_inline)) AVX2_TARGET uint64_t sum4(__m256i v)
+BC_X86_INLINE BC_X86_AVX2 uint64_t sum4(__m256i v)
 {
 	__m128i s = _mm_add_epi64(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
 
@@ -64,7 +64,7 @@ static inline __attribute__((always_inline)) AVX2_TARGET uint64_t sum4(__m256i v
  * p->h enters lane 0 with block 0. The last multiplication is by the power
  * each lane's last block needs (r^4, r^2, r^3, r^1 for blocks 0, 2, 1, 3 of
  * the last four), and the lanes' sum is what one block at a time gives. */
-AVX2_TARGET void bc_poly1305_blocks_avx2(struct bc_poly1305 *p, const uint8_t *m, size_t n)
+BC_X86_AVX2 void bc_poly1305_blocks_avx2(struct bc_poly1305 *p, const uint8_t *m, size_t n)
 {
 	__m256i r4[9], h[5], pw[9];
 	uint64_t g[5], l0 = p->h[0], l1 = p->h[1] & M44, l2 = p->h[2] + (p->h[1] >> 44);
