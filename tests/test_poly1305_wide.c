@@ -26,7 +26,7 @@ static void tag_of(const uint8_t key[BC_POLY1305_KEY], const uint8_t *m, size_t 
 			bc_poly1305_pad16(&p);
 		off += n;
 	}
-#if defined(BC_POLY1305_IFMA)
+#if defined(BC_POLY1305_WIDE)
 	*went_wide |= (p.wide & BC_POLY1305_W_MADE) != 0;
 #else
 	(void)went_wide;

@@ -26,7 +26,7 @@
 /* Long runs of whole blocks eight at a time with AVX-512 IFMA, in the same
  * limbs (src/arch/x86/poly1305_avx512ifma.c), or, without IFMA, four at a
  * time with AVX2 in 26-bit limbs (src/arch/x86/poly1305_avx2.c). */
-#define BC_POLY1305_IFMA 1
+#define BC_POLY1305_WIDE 1
 #endif
 /* p->wide: which wide code (bc_poly1305_wide()), and whether its powers are made */
 #define BC_POLY1305_W_IFMA 1
@@ -36,7 +36,7 @@ struct bc_poly1305 {
 	uint64_t r[3], s20[2], h[3], pad[2];
 	uint8_t buf[16];
 	size_t used;
-#if defined(BC_POLY1305_IFMA)
+#if defined(BC_POLY1305_WIDE)
 	/* IFMA: r^8 (lane 0) down to r^1 (lane 7), and r^16: limbs 0-2, then
 	 * 20 times limbs 1 and 2. AVX2: r^4, r^2, r^3, r^1 (the lanes' order
 	 * of blocks 0, 2, 1, 3) in 26-bit limbs 0-4, then 5 times limbs 1-4.

@@ -10,7 +10,7 @@ void bc_poly1305_init(struct bc_poly1305 *p, const uint8_t key[BC_POLY1305_KEY],
 {
 	uint64_t t0 = bc_load_le64(key), t1 = bc_load_le64(key + 8);
 
-#if defined(BC_POLY1305_IFMA)
+#if defined(BC_POLY1305_WIDE)
 	p->wide = wide;
 #else
 	(void)wide;
@@ -62,7 +62,7 @@ static void blocks(struct bc_poly1305 *p, const uint8_t *m, size_t n, uint64_t h
 	memcpy(p->h, h, sizeof(h));
 }
 
-#if defined(BC_POLY1305_IFMA)
+#if defined(BC_POLY1305_WIDE)
 /* Runs shorter than this many blocks stay with the portable code: making
  * r^2..r^8 and folding eight lanes back together would cost more than the
  * wide code saves. */
@@ -285,7 +285,7 @@ static void finish(struct bc_poly1305 *p, uint8_t tag[BC_POLY1305_TAG])
 
 #endif
 
-#if !defined(BC_POLY1305_IFMA)
+#if !defined(BC_POLY1305_WIDE)
 int bc_poly1305_wide(void)
 {
 	return 0;
@@ -308,7 +308,7 @@ void bc_poly1305_update(struct bc_poly1305 *p, const uint8_t *m, size_t len)
 		return;
 	if (len >= 16) {
 		size_t n = len / 16;
-#if defined(BC_POLY1305_IFMA)
+#if defined(BC_POLY1305_WIDE)
 		size_t w = wide_blocks(p, m, n);
 
 		m += 16 * w;

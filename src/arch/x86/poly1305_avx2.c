@@ -6,7 +6,7 @@
 #include "../../hash/poly1305.h"
 #include "x86_util.h"
 
-#if defined(BC_POLY1305_IFMA)
+#if defined(BC_POLY1305_WIDE)
 #define M26 0x3ffffffull
 #define M44 0xfffffffffffull
 

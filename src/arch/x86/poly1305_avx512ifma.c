@@ -5,7 +5,7 @@
 
 #include "../../hash/poly1305.h"
 
-#if defined(BC_POLY1305_IFMA)
+#if defined(BC_POLY1305_WIDE)
 #define IFMA_TARGET __attribute__((target("avx512f,avx512ifma")))
 #define M44 0xfffffffffffull
 #define M42 0x3ffffffffffull
