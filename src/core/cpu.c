@@ -28,6 +28,7 @@ static const struct {
 	{ "ifma",    BC_CPU_AVX512IFMA, 0 },
 	{ "bmi2",    BC_CPU_BMI2,      0 },
 	{ "shani",   BC_CPU_SHA,       0 },
+	{ "ssse3",   BC_CPU_SSSE3,     0 },
 	{ "aes",     BC_CPU_ARM_AES,   0 },
 	{ "pmull",   BC_CPU_ARM_PMULL, 0 },
 	{ "sm4",     BC_CPU_ARM_SM4,   0 },
@@ -87,6 +88,8 @@ static uint32_t detect(void)
 		return 0;
 	__cpuid(1, a, b, c, d);
 	ssse3_sse41 = (c & bit_SSSE3) && (c & bit_SSE4_1);
+	if (c & bit_SSSE3)
+		f |= BC_CPU_SSSE3;
 	/* AES-NI drivers also use PSHUFB (SSSE3) and PEXTR/PINSR (SSE4.1),
 	 * which every AES-NI CPU has; ask for all three anyway. */
 	if ((c & bit_AES) && ssse3_sse41)

@@ -85,6 +85,7 @@ const struct bc_skcipher_alg *const bc_skcipher_drivers[] = {
 #endif
 #if defined(__x86_64__)
 	/* x86-64 ChaCha */
+	&bc_chacha20_ssse3, &bc_xchacha20_ssse3, &bc_xchacha12_ssse3,
 	&bc_chacha20_avx2, &bc_xchacha20_avx2, &bc_xchacha12_avx2,
 	&bc_chacha20_avx512, &bc_xchacha20_avx512, &bc_xchacha12_avx512,
 	/* x86-64 Camellia */

@@ -79,7 +79,8 @@ extern const struct bc_skcipher_alg bc_ecb_twofish_avx512, bc_cbc_twofish_avx512
        bc_xts_twofish_avx512;
 #endif
 #if defined(__x86_64__)
-/* x86-64 ChaCha20 and XChaCha (src/arch/x86/chacha_avx2.c, chacha_avx512.c) */
+/* x86-64 ChaCha20 and XChaCha (src/arch/x86/chacha_ssse3.c, chacha_avx2.c, chacha_avx512.c) */
+extern const struct bc_skcipher_alg bc_chacha20_ssse3, bc_xchacha20_ssse3, bc_xchacha12_ssse3;
 extern const struct bc_skcipher_alg bc_chacha20_avx2, bc_xchacha20_avx2, bc_xchacha12_avx2;
 extern const struct bc_skcipher_alg bc_chacha20_avx512, bc_xchacha20_avx512, bc_xchacha12_avx512;
 #endif

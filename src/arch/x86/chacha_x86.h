@@ -1,5 +1,5 @@
 /* blockcrypt x86: the ChaCha rounds over many blocks at once, one state word of every block per vector register,
- * shared by chacha_avx2.c (8 blocks) and chacha_avx512.c (16 blocks). RFC 8439 section 2.3. */
+ * shared by chacha_ssse3.c (4 blocks), chacha_avx2.c (8) and chacha_avx512.c (16). RFC 8439 section 2.3. */
 #ifndef BC_CHACHA_X86_H
 #define BC_CHACHA_X86_H
 
