@@ -46,5 +46,41 @@ CHX_INLINE void chx_store(__m128i x[16], uint8_t *dst, const uint8_t *src, size_
 			out_quarter(x[4 * g + j], dst, src, (size_t)j * 64 + (size_t)g * 16, n);
 }
 
+/* One block per pass, row-wise: rows 1..3 turned by one, two and three words
+ * put each diagonal in a column, and turned back after the round. */
+__attribute__((target(CHX_TARGET))) void bc_chacha_xor_rows(uint32_t st[16], uint8_t *dst, const uint8_t *src, size_t len,
+							    int nrounds)
+{
+	__m128i s0 = _mm_loadu_si128((const __m128i *)st), s1 = _mm_loadu_si128((const __m128i *)(st + 4));
+	__m128i s2 = _mm_loadu_si128((const __m128i *)(st + 8)), s3 = _mm_loadu_si128((const __m128i *)(st + 12));
+
+	while (len) {
+		size_t n = len < BC_CHACHA_BLOCK ? len : BC_CHACHA_BLOCK;
+		__m128i x[4] = { s0, s1, s2, s3 };
+
+		for (int r = 0; r < nrounds; r += 2) {
+			CHX_QR(x[0], x[1], x[2], x[3]);
+			x[1] = _mm_shuffle_epi32(x[1], 0x39);
+			x[2] = _mm_shuffle_epi32(x[2], 0x4e);
+			x[3] = _mm_shuffle_epi32(x[3], 0x93);
+			CHX_QR(x[0], x[1], x[2], x[3]);
+			x[1] = _mm_shuffle_epi32(x[1], 0x93);
+			x[2] = _mm_shuffle_epi32(x[2], 0x4e);
+			x[3] = _mm_shuffle_epi32(x[3], 0x39);
+		}
+		x[0] = _mm_add_epi32(x[0], s0);
+		x[1] = _mm_add_epi32(x[1], s1);
+		x[2] = _mm_add_epi32(x[2], s2);
+		x[3] = _mm_add_epi32(x[3], s3);
+		for (int g = 0; g < 4; g++)
+			out_quarter(x[g], dst, src, (size_t)g * 16, n);
+		s3 = _mm_add_epi32(s3, _mm_setr_epi32(1, 0, 0, 0));
+		src += n;
+		dst += n;
+		len -= n;
+	}
+	st[12] = (uint32_t)_mm_cvtsi128_si32(s3);
+}
+
 BC_CHACHA_DRIVERS(ssse3, "ssse3", 200, BC_CPU_SSSE3, chx_stream_xor);
 #endif
