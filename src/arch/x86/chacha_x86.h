@@ -7,7 +7,7 @@
  * CHX_TARGET (the instruction sets), chx_set1, chx_add, chx_xor, chx_rol(v, n)
  * with n one of 16, 12, 8, 7, chx_lanes() (0, 1, ..., CHX_N - 1), and
  * chx_unpack32/64(lo, a, b) (the low or high unpack of dwords or qwords),
- * before it includes this; after it, chx_store(x, dst, src, n): the 16 word
+ * and optionally CHX_ROUNDS(x, nrounds), the rounds in its own code, before it includes this; after it, chx_store(x, dst, src, n): the 16 word
  * vectors turned into CHX_N blocks and xored into the first n bytes of src. */
 #include <immintrin.h>
 
@@ -55,6 +55,9 @@ static __attribute__((target(CHX_TARGET), noinline)) void chx_xor_many(uint32_t 
 		for (int i = 0; i < 16; i++)
 			x[i] = chx_set1(st[i]);
 		x[12] = chx_add(x[12], chx_lanes());
+#ifdef CHX_ROUNDS
+		CHX_ROUNDS(x, nrounds);
+#else
 		for (int r = 0; r < nrounds; r += 2) {
 			CHX_QR(x[0], x[4], x[8], x[12]);
 			CHX_QR(x[1], x[5], x[9], x[13]);
@@ -65,6 +68,7 @@ static __attribute__((target(CHX_TARGET), noinline)) void chx_xor_many(uint32_t 
 			CHX_QR(x[2], x[7], x[8], x[13]);
 			CHX_QR(x[3], x[4], x[9], x[14]);
 		}
+#endif
 		for (int i = 0; i < 16; i++)
 			x[i] = chx_add(x[i], chx_set1(st[i]));
 		x[12] = chx_add(x[12], chx_lanes());
