@@ -59,10 +59,9 @@ for ctx, info, n, what in ((1, b'', 16, 'key identifier'), (2, nonce0, 64, 'per-
                                ('info', info.hex()), ('okm', out)])
 
 # contents: 3 data units of 512 bytes from unit `index` on
-def contents(version, mode, flags, mk, index, ino=0, label=''):
-    name, ks = MODES[mode]
-    nonce = det('nonce-' + label, 16)
-    args = ['--data-unit-size=512', f'--data-unit-index={index}', f'--file-nonce={nonce.hex()}']
+# the options that give the tool a policy: its KDF, IV flags and mode, then the cipher and master key
+def policy_args(version, mode, flags, mk, ino, nonce):
+    args = [f'--file-nonce={nonce.hex()}']
     if version == 2:
         args.append('--kdf=HKDF-SHA512')
     elif not flags & 4:
@@ -74,7 +73,11 @@ def contents(version, mode, flags, mk, index, ino=0, label=''):
                  f'--fs-uuid={UUID.hex()}']
     if version == 2 and flags & 0x1c:
         args.append(f'--mode-num={mode}')
-    args += [name, mk.hex()]
+    return args + [MODES[mode][0], mk.hex()]
+
+def contents(version, mode, flags, mk, index, ino=0, label=''):
+    nonce = det('nonce-' + label, 16)
+    args = ['--data-unit-size=512', f'--data-unit-index={index}'] + policy_args(version, mode, flags, mk, ino, nonce)
     pt = det('ptext-' + label, 3 * 512)
     ct = run(args, pt)
     rec(cmdline(args, ' < ptext'), [('alg', 'fscrypt(contents)'), ('version', str(version)), ('mode', str(mode)),
@@ -92,21 +95,8 @@ contents(1, 9, 0x04, M32, 2, label='c9v1dk')
 
 # names: the tool pads like the kernel (--padding, at least 16 bytes, at most --data-unit-size=255)
 def fname(version, mode, flags, mk, nm, ino=0, label=''):
-    name, ks = MODES[mode]
     nonce = det('nonce-' + label, 16)
-    args = ['--data-unit-size=255', f'--padding={4 << (flags & 3)}', f'--file-nonce={nonce.hex()}']
-    if version == 2:
-        args.append('--kdf=HKDF-SHA512')
-    elif not flags & 4:
-        args.append('--kdf=AES-128-ECB')
-    if flags & 4:
-        args.append('--direct-key')
-    if flags & 0x18:
-        args += ['--iv-ino-lblk-64' if flags & 8 else '--iv-ino-lblk-32', f'--inode-number={ino}',
-                 f'--fs-uuid={UUID.hex()}']
-    if version == 2 and flags & 0x1c:
-        args.append(f'--mode-num={mode}')
-    args += [name, mk.hex()]
+    args = ['--data-unit-size=255', f'--padding={4 << (flags & 3)}'] + policy_args(version, mode, flags, mk, ino, nonce)
     ct = run(args, nm)
     rec(cmdline(args, ' < name'), [('alg', 'fscrypt(name)'), ('version', str(version)), ('mode', str(mode)),
         ('flags', str(flags)), ('master', mk.hex()), ('nonce', nonce.hex()), ('fs_uuid', UUID.hex()),
