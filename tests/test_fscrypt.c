@@ -149,6 +149,14 @@ static int field(const struct vrec *r, const char *name, uint8_t **p, size_t *n)
 	return -1;
 }
 
+/* A field that may exceed a 32-bit long (an index near 2^32). */
+static uint64_t field_u64(const struct vrec *r, const char *name)
+{
+	const char *v = vrec_get(r, name);
+
+	return v ? strtoull(v, NULL, 10) : 0;
+}
+
 /* The policy, nonce, inode number and key of a contents or name record. */
 struct file_case {
 	struct bc_fscrypt_policy pol;
@@ -175,7 +183,7 @@ static int file_case(const struct vrec *r, int dir, struct file_case *c)
 		c->pol.contents_mode = (uint8_t)vrec_long(r, "mode", 0);
 	c->pol.flags = (uint8_t)vrec_long(r, "flags", 0);
 	memcpy(c->pol.fs_uuid, uuid, 16);
-	c->ino = (uint64_t)vrec_long(r, "ino", 0);
+	c->ino = field_u64(r, "ino");
 	err = bc_fscrypt_key_alloc(&c->key, mk, nmk);
 	CHECK(err == 0, "key_alloc: %d", err);
 	return err;
@@ -186,7 +194,7 @@ static void contents(const struct vrec *r)
 {
 	struct file_case c;
 	uint8_t key[BC_FSCRYPT_MAX_KEY_SIZE], iv[BC_FSCRYPT_MAX_IV_SIZE], ivc[BC_FSCRYPT_MAX_IV_SIZE];
-	uint64_t index = (uint64_t)vrec_long(r, "index", 0);
+	uint64_t index = field_u64(r, "index");
 	size_t du = (size_t)vrec_long(r, "du_size", 0);
 	uint32_t hashed = 0;
 	bc_skcipher *tfm;
