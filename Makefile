@@ -55,9 +55,10 @@ version_field = $(shell sed -n 's/^\#define BLOCKCRYPT_VERSION_$(1) \([0-9]*\)$$
 VERSION_MAJOR := $(call version_field,MAJOR)
 VERSION := $(VERSION_MAJOR).$(call version_field,MINOR).$(call version_field,PATCH)
 SONAME := libblockcrypt.so.$(VERSION_MAJOR)
-# The public functions: every BC_API declaration of the header (man page links, symbol check).
+# The public functions: every BC_API declaration of the library's headers (man page links, symbol check).
+API_HEADERS := include/blockcrypt.h include/blockcrypt-fscrypt.h
 LPAREN := (
-API_FUNCS := $(shell sed -n 's/^BC_API [a-z_ ]*[ *]\(bc_[a-z0-9_]*\)[$(LPAREN)].*/\1/p' include/blockcrypt.h)
+API_FUNCS := $(shell sed -n 's/^BC_API [a-z_ ]*[ *]\(bc_[a-z0-9_]*\)[$(LPAREN)].*/\1/p' $(API_HEADERS))
 TOOL_LIBS :=
 TOOL_LDLIBS :=
 include luks/luks.mk
@@ -125,7 +126,7 @@ install: all
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libblockcrypt.so
 	sed -e 's|@VERSION@|$(VERSION)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
 		blockcrypt.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/blockcrypt.pc
-	install -m 644 include/blockcrypt.h $(DESTDIR)$(INCLUDEDIR)/
+	install -m 644 $(API_HEADERS) $(DESTDIR)$(INCLUDEDIR)/
 	install -m 755 $(BUILD)/blockcrypt $(DESTDIR)$(BINDIR)/
 	$(if $(MAN1),install -m 644 $(MAN1) $(DESTDIR)$(MANDIR)/man1/)
 	$(if $(MAN3),install -m 644 $(MAN3) $(DESTDIR)$(MANDIR)/man3/)
@@ -134,7 +135,8 @@ install: all
 uninstall:
 	rm -f $(DESTDIR)$(LIBDIR)/libblockcrypt.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME) \
 		$(DESTDIR)$(LIBDIR)/libblockcrypt.so $(DESTDIR)$(LIBDIR)/libblockcrypt.a \
-		$(DESTDIR)$(PKGCONFIGDIR)/blockcrypt.pc $(DESTDIR)$(INCLUDEDIR)/blockcrypt.h $(DESTDIR)$(BINDIR)/blockcrypt \
+		$(DESTDIR)$(PKGCONFIGDIR)/blockcrypt.pc $(addprefix $(DESTDIR)$(INCLUDEDIR)/,$(notdir $(API_HEADERS))) \
+		$(DESTDIR)$(BINDIR)/blockcrypt \
 		$(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN1))) \
 		$(addprefix $(DESTDIR)$(MANDIR)/man3/,$(notdir $(MAN3)) $(API_FUNCS:=.3))
 

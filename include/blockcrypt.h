@@ -143,6 +143,17 @@ BC_API int  bc_shash_dup(bc_shash **dst, const bc_shash *src);
 BC_API size_t bc_shash_digestsize(const bc_shash *tfm);
 BC_API const char *bc_shash_driver(const bc_shash *tfm);
 
+/* ---- HKDF (RFC 5869) over an hmac(...) tfm, as the kernel's crypto/hkdf.c ------
+ * Extract: prk = HMAC(salt, ikm), digestsize bytes (an empty salt is the RFC's
+ * default, HashLen zeros); the tfm is then keyed with prk. Expand: okmlen bytes
+ * from the tfm's key (the prk, or any key the caller set) and info; -EINVAL for
+ * okmlen over 255 * digestsize or a tfm that is not an hmac. Both change the
+ * tfm's running state (single-threaded, as every shash) and wipe what they
+ * computed on the way. */
+BC_API int  bc_hkdf_extract(bc_shash *hmac, const uint8_t *ikm, size_t ikmlen, const uint8_t *salt, size_t saltlen,
+                            uint8_t *prk);
+BC_API int  bc_hkdf_expand(bc_shash *hmac, const uint8_t *info, size_t infolen, uint8_t *okm, size_t okmlen);
+
 /* ---- the registry ----------------------------------------------------------- */
 enum bc_type { BC_TYPE_CIPHER, BC_TYPE_SKCIPHER, BC_TYPE_AEAD, BC_TYPE_SHASH };
 

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Tests the shared library's interface: SONAME and links, exported symbols equal to the BC_API
-# functions of include/blockcrypt.h, and the ABI compared with the recorded one (abigail-tools' abidiff).
+# functions of the library headers (include/blockcrypt.h, include/blockcrypt-fscrypt.h), and the ABI compared with the recorded one (abigail-tools' abidiff).
 NAME=test_abi.sh
 . "$(dirname "$0")/sh_common.sh"
 
@@ -11,7 +11,7 @@ baseline=$(echo "$info" | sed -n 's/.* baseline \([^ ]*\)$/\1/p')
 api=$(echo "$info" | sed -n 2p | tr ' ' '\n' | sort)
 lib=$BUILD/libblockcrypt.so.$version
 
-[ -n "$api" ] && [ "$(echo "$api" | wc -l)" -ge 30 ] && ok || bad "no public functions found in include/blockcrypt.h"
+[ -n "$api" ] && [ "$(echo "$api" | wc -l)" -ge 30 ] && ok || bad "no public functions found in the library headers"
 readelf -d "$lib" | grep -q "SONAME.*\[$soname\]" && ok || bad "$lib: SONAME is not $soname"
 [ "$(readlink "$BUILD/$soname")" = "libblockcrypt.so.$version" ] && ok || bad "$BUILD/$soname does not point at $lib"
 

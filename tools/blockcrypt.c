@@ -25,6 +25,9 @@ static const char usage[] =
 	"                                serve (the plaintext over NBD)\n"
 	"  plain encrypt|decrypt IN OUT  dm-crypt plain mode (no header); plain serve IMAGE: over NBD\n"
 	"  run [--always] -- COMMAND ... COMMAND with AF_ALG sockets served by blockcrypt (libkcapi, kcapi-*)\n"
+	"  fscrypt identifier|contents|name KEY [OPTIONS]\n"
+	"                                fscrypt: a master key's identifier, a file's contents or a\n"
+	"                                name decrypted (--encrypt: encrypted), in hex\n"
 	"  help [COMMAND]                this text, or a command's options (also: COMMAND --help)\n"
 	"  --version                     the version\n"
 	"\n"
@@ -162,6 +165,7 @@ static const struct command commands[] = {
 	{ "luks", cli_luks_help, cmd_luks },
 	{ "plain", cli_plain_help, cmd_plain },
 	{ "run", cli_run_help, cmd_run },
+	{ "fscrypt", cli_fscrypt_help, cmd_fscrypt },
 	{ "help", help_help, NULL },
 };
 

@@ -94,6 +94,8 @@ extern const char cli_luks_help[], cli_plain_help[];
 int cmd_plain(int argc, char **argv);
 extern const char cli_run_help[];
 int cmd_run(int argc, char **argv);     /* cli_run.c */
+extern const char cli_fscrypt_help[];
+int cmd_fscrypt(int argc, char **argv); /* cli_fscrypt.c */
 /* luks (plain 0) or plain (1): the action and options checked as those commands do, nothing opened or run.
  * 0, or the exit status after the message. */
 int cli_luks_parse_args(int argc, char **argv, int plain);

@@ -7,7 +7,7 @@
 
 /* Contexts are aligned for the widest vector loads a driver makes, and
  * zeroed so that an init op sees a clean slate. */
-static void *ctx_alloc(size_t size)
+void *bc_ctx_alloc(size_t size)
 {
 	size_t n = (size + BC_CTX_ALIGN - 1) / BC_CTX_ALIGN * BC_CTX_ALIGN;
 	void *p = aligned_alloc(BC_CTX_ALIGN, n ? n : BC_CTX_ALIGN);
@@ -17,7 +17,7 @@ static void *ctx_alloc(size_t size)
 	return p;
 }
 
-static void ctx_free(void *p, size_t size)
+void bc_ctx_free(void *p, size_t size)
 {
 	if (p) {
 		bc_wipe(p, size);
@@ -29,8 +29,8 @@ static void ctx_free(void *p, size_t size)
  * zeroed and aligned: 0, or -ENOMEM with nothing kept. */
 static int tfm_new(size_t tfmsize, size_t ctxsize, void **tfm, void **ctx)
 {
-	*tfm = ctx_alloc(tfmsize);
-	*ctx = *tfm ? ctx_alloc(ctxsize) : NULL;
+	*tfm = bc_ctx_alloc(tfmsize);
+	*ctx = *tfm ? bc_ctx_alloc(ctxsize) : NULL;
 	if (!*ctx) {
 		free(*tfm);
 		*tfm = NULL;
@@ -86,7 +86,7 @@ int bc_skcipher_alloc(bc_skcipher **tfm, const char *name)
 void bc_skcipher_free(bc_skcipher *tfm)
 {
 	if (tfm) {
-		ctx_free(tfm->ctx, tfm->alg->ctxsize);
+		bc_ctx_free(tfm->ctx, tfm->alg->ctxsize);
 		free(tfm);
 	}
 }
@@ -236,7 +236,7 @@ int bc_aead_alloc(bc_aead **tfm, const char *name)
 		alg->init(ctx, alg);
 	(*tfm)->stream = stream_alg(alg, &err);
 	if (err) {
-		ctx_free(ctx, alg->ctxsize);
+		bc_ctx_free(ctx, alg->ctxsize);
 		free(t);
 		*tfm = NULL;
 		return err;
@@ -244,7 +244,7 @@ int bc_aead_alloc(bc_aead **tfm, const char *name)
 	if ((*tfm)->stream == alg) {
 		(*tfm)->stream_ctx = ctx;
 	} else if ((*tfm)->stream) {
-		(*tfm)->stream_ctx = ctx_alloc((*tfm)->stream->ctxsize);
+		(*tfm)->stream_ctx = bc_ctx_alloc((*tfm)->stream->ctxsize);
 		if (!(*tfm)->stream_ctx) {
 			bc_aead_free(*tfm);
 			*tfm = NULL;
@@ -259,8 +259,8 @@ void bc_aead_free(bc_aead *tfm)
 {
 	if (tfm) {
 		if (tfm->stream_ctx && tfm->stream_ctx != tfm->ctx)   /* none: an AEAD without an incremental form */
-			ctx_free(tfm->stream_ctx, tfm->stream->ctxsize);
-		ctx_free(tfm->ctx, tfm->alg->ctxsize);
+			bc_ctx_free(tfm->stream_ctx, tfm->stream->ctxsize);
+		bc_ctx_free(tfm->ctx, tfm->alg->ctxsize);
 		free(tfm);
 	}
 }
@@ -382,10 +382,10 @@ int bc_aead_req_alloc(bc_aead_req **req, const bc_aead *tfm)
 	*req = NULL;
 	if (!tfm || !tfm->stream)
 		return -EINVAL;
-	r = ctx_alloc(sizeof(*r));
+	r = bc_ctx_alloc(sizeof(*r));
 	if (!r)
 		return -ENOMEM;
-	r->st = ctx_alloc(tfm->stream->reqsize);
+	r->st = bc_ctx_alloc(tfm->stream->reqsize);
 	if (!r->st) {
 		free(r);
 		return -ENOMEM;
@@ -398,8 +398,8 @@ int bc_aead_req_alloc(bc_aead_req **req, const bc_aead *tfm)
 void bc_aead_req_free(bc_aead_req *req)
 {
 	if (req) {
-		ctx_free(req->st, req->tfm->stream->reqsize);
-		ctx_free(req, sizeof(*req));
+		bc_ctx_free(req->st, req->tfm->stream->reqsize);
+		bc_ctx_free(req, sizeof(*req));
 	}
 }
 
@@ -513,8 +513,8 @@ int bc_shash_alloc(bc_shash **tfm, const char *name)
 void bc_shash_free(bc_shash *tfm)
 {
 	if (tfm) {
-		ctx_free(tfm->ctx, tfm->alg->ctxsize);
-		ctx_free(tfm, sizeof(*tfm));
+		bc_ctx_free(tfm->ctx, tfm->alg->ctxsize);
+		bc_ctx_free(tfm, sizeof(*tfm));
 	}
 }
 
@@ -629,13 +629,13 @@ int bc_shash_dup(bc_shash **dst, const bc_shash *src)
 	*dst = NULL;
 	if (!src)
 		return -EINVAL;
-	t = ctx_alloc(sizeof(*t));
+	t = bc_ctx_alloc(sizeof(*t));
 	if (!t)
 		return -ENOMEM;
 	memcpy(t, src, sizeof(*t));
-	t->ctx = ctx_alloc(src->alg->ctxsize);
+	t->ctx = bc_ctx_alloc(src->alg->ctxsize);
 	if (!t->ctx) {
-		ctx_free(t, sizeof(*t));
+		bc_ctx_free(t, sizeof(*t));
 		return -ENOMEM;
 	}
 	memcpy(t->ctx, src->ctx, src->alg->ctxsize);

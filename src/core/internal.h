@@ -216,6 +216,9 @@ const struct bc_shash_alg    *bc_find_shash(const char *name, int *err);
 
 /* ---- helpers shared by all code (src/core/util.c) ---------------------------------- */
 void bc_wipe(void *p, size_t len);                       /* memset the compiler cannot drop */
+/* Zeroed memory aligned to BC_CTX_ALIGN (src/core/api.c), and its wiping free: tfm contexts and other key holders. */
+void *bc_ctx_alloc(size_t size);
+void bc_ctx_free(void *p, size_t size);
 /* Zeroes BC_BURN_STACK bytes of stack below the caller's frame: where a
  * function it has just called (out of line) spilled what the compiler could
  * not keep in registers (arm64's round keys and H powers: 15 AES round

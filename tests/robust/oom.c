@@ -10,6 +10,7 @@
 
 #include "../common.h"
 #include "../common_tmpl.h"
+#include "blockcrypt-fscrypt.h"
 
 /* ---- the interposed allocator (ld --wrap): the library's calls come here ---------------- */
 void *__real_malloc(size_t n);
@@ -101,8 +102,43 @@ static const char *const names[] = {
 	"cmac(aes)", "xcbc(aes)", "cbcmac(aes)", "ecb(sm4)", "cbc(sm4)", "ctr(sm4)", "cts(cbc(sm4))", "xts(sm4)",
 	"essiv(cbc(sm4),sm3)", "gcm(sm4)", "cmac(sm4)", "xcbc(sm4)", "cbcmac(sm4)", "sha256", "sm3", "ghash",
 	"xts(ecb(aes-generic))", "gcm_base(ctr(sm4-generic),ghash-generic)", "cmac(aes-generic)",
+	"fscrypt",
 };
 #define NNAMES (sizeof(names) / sizeof(names[0]))
+
+/* "fscrypt": a master key (its HKDF tfm), a v1 key derivation (an ecb(aes) tfm inside), a v2 name
+ * key and its cipher, one name encrypted. */
+static int use_fscrypt(void)
+{
+	static const uint8_t mk[64] = { 1, 2, 3 }, nonce[16] = { 5 };
+	struct bc_fscrypt_policy pol = { .version = BC_FSCRYPT_POLICY_V1, .contents_mode = BC_FSCRYPT_MODE_AES_256_XTS,
+	                                 .filenames_mode = BC_FSCRYPT_MODE_AES_256_CTS };
+	uint8_t key[64], out[BC_FSCRYPT_NAME_MAX], iv[BC_FSCRYPT_MAX_IV_SIZE] = { 0 };
+	bc_fscrypt_key *k;
+	bc_skcipher *s;
+	size_t n;
+	int r;
+
+	armed = 1;
+	r = bc_fscrypt_key_alloc(&k, mk, sizeof(mk));
+	if (!r) {
+		r = bc_fscrypt_file_key(k, &pol, 0, nonce, key);
+		pol.version = BC_FSCRYPT_POLICY_V2;
+		if (!r)
+			r = bc_fscrypt_file_key(k, &pol, 1, nonce, key);
+		if (!r)
+			r = bc_fscrypt_cipher_alloc(&s, pol.filenames_mode, key);
+		armed = 0;
+		if (!r) {
+			handle = s;
+			r = bc_fscrypt_name_encrypt(s, 0, iv, (const uint8_t *)"name", 4, out, &n) ? -EBADMSG : 0;
+			bc_skcipher_free(s);
+		}
+		bc_fscrypt_key_free(k);
+	}
+	armed = 0;
+	return r;
+}
 
 /* Allocates name as whatever type it is, keys it and uses it once; -ENOMEM or 0. */
 static int use(const char *name)
@@ -113,6 +149,8 @@ static int use(const char *name)
 	bc_shash *h;
 	int r, ok = 1;
 
+	if (!strcmp(name, "fscrypt"))
+		return use_fscrypt();
 	armed = 1;
 	r = bc_skcipher_alloc(&s, name);
 	if (r == -ENOENT) {
