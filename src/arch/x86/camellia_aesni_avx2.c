@@ -234,16 +234,9 @@ CAMX_FN __m256i camy_mul_x2(__m256i v)
 	                                         _mm256_slli_epi64(c, 7)));
 }
 
-/*
- * len = 16m + r, m >= 1. With r = 0 all m blocks go through the passes.
- * Otherwise (IEEE 1619 5.3.2, 5.4.2) the passes take blocks 0..m-2, and block
- * m-1 and the partial block m are stolen: encryption makes CC from block m-1
- * with T_{m-1}, outputs its first r bytes as the partial block and encrypts
- * P_m || CC[r..] with T_m as block m-1; decryption undoes block m-1 with T_m
- * first, then the rebuilt block with T_{m-1}. r comes from the public length.
- */
-CAMX_FN void camy_xts(const struct camx_xts_key *key, int enc, const uint8_t *iv, const uint8_t *src, uint8_t *dst,
-                      size_t len)
+/* XTS (see camellia_x86.h) */
+CAMX_API void camx_xts(const struct camx_xts_key *key, int enc, const uint8_t *iv, const uint8_t *src, uint8_t *dst,
+                       size_t len)
 {
 	const struct camx_key *k = &key->k1;
 	const struct camx_sched *sk = enc ? &k->enc : &k->dec;
@@ -275,37 +268,14 @@ CAMX_FN void camy_xts(const struct camx_xts_key *key, int enc, const uint8_t *iv
 		dst += m;
 		left -= m;
 	}
-	if (r) {
-		__m128i tb = bc_x86_xts_mul_x(tv, mask);
-		uint8_t part[16];
-
-		camx_xts_one(k, enc, dst, src, enc ? tv : tb);
-		/* dst holds CC (or PP): the stolen block takes the r bytes of block m
-		 * and the rest of it, and goes into block m-1's place */
-		memcpy(part, src + 16, r);
-		memcpy(part + r, dst + r, 16 - r);
-		memcpy(dst + 16, dst, r);
-		camx_xts_one(k, enc, dst, part, enc ? tb : tv);
-		bc_wipe(part, sizeof(part));
-	}
+	if (r)
+		camx_xts_steal(k, enc, dst, src, r, tv);
 	/* the tweaks come from E_K2(iv): key-derived */
 	bc_wipe(b, sizeof(b));
 	bc_wipe(tw, sizeof(tw));
 	bc_wipe(t, sizeof(t));
 	bc_wipe(&tv, sizeof(tv));
 	bc_wipe(pad, sizeof(pad));
-}
-
-CAMX_API int camx_xts_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
-{
-	camy_xts(ctx, 1, iv, src, dst, len);
-	return 0;
-}
-
-CAMX_API int camx_xts_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
-{
-	camy_xts(ctx, 0, iv, src, dst, len);
-	return 0;
 }
 
 BC_CAMELLIA_X86_DRIVERS(aesni_avx2, "aesni-avx2", 300, 400, BC_CPU_AESNI | BC_CPU_AVX | BC_CPU_AVX2 | BC_CPU_VAES);

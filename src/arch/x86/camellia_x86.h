@@ -341,7 +341,18 @@ CAMX_API int camx_cbc_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, 
 	return 0;
 }
 
-/* ---- XTS: one block, dst = E(src ^ t) ^ t (or D) --------------------------------------- */
+/* ---- XTS ------------------------------------------------------------------------------
+ * len = 16m + r, m >= 1. With r = 0 all m blocks go through the includer's
+ * passes (camx_xts). Otherwise (IEEE 1619 5.3.2, 5.4.2) the passes take blocks
+ * 0..m-2, and block m-1 and the partial block m are stolen (camx_xts_steal):
+ * encryption makes CC from block m-1 with T_{m-1}, outputs its first r bytes
+ * as the partial block and encrypts P_m || CC[r..] with T_m as block m-1;
+ * decryption undoes block m-1 with T_m first, then the rebuilt block with
+ * T_{m-1}. r comes from the public length. */
+CAMX_API void camx_xts(const struct camx_xts_key *key, int enc, const uint8_t *iv, const uint8_t *src, uint8_t *dst,
+                       size_t len);
+
+/* One block: dst = E(src ^ t) ^ t (or D). */
 CAMX_FN void camx_xts_one(const struct camx_key *k, int enc, uint8_t *dst, const uint8_t *src, __m128i t)
 {
 	uint8_t x[16];
@@ -350,6 +361,35 @@ CAMX_FN void camx_xts_one(const struct camx_key *k, int enc, uint8_t *dst, const
 	camx_one(enc ? &k->enc : &k->dec, k->groups, x, x);
 	_mm_storeu_si128((__m128i *)(void *)dst, _mm_xor_si128(_mm_loadu_si128((const __m128i *)(void *)x), t));
 	bc_wipe(x, sizeof(x));
+}
+
+/* Blocks m-1 and m (r bytes) at src and dst, tv = T_{m-1}. */
+CAMX_FN void camx_xts_steal(const struct camx_key *k, int enc, uint8_t *dst, const uint8_t *src, size_t r, __m128i tv)
+{
+	__m128i tb = bc_x86_xts_mul_x(tv, bc_x86_xts_mask());
+	uint8_t part[16];
+
+	camx_xts_one(k, enc, dst, src, enc ? tv : tb);
+	/* dst holds CC (or PP): the stolen block takes the r bytes of block m
+	 * and the rest of it, and goes into block m-1's place */
+	memcpy(part, src + 16, r);
+	memcpy(part + r, dst + r, 16 - r);
+	memcpy(dst + 16, dst, r);
+	camx_xts_one(k, enc, dst, part, enc ? tb : tv);
+	bc_wipe(part, sizeof(part));
+	bc_wipe(&tb, sizeof(tb));
+}
+
+static int camx_xts_encrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+{
+	camx_xts(ctx, 1, iv, src, dst, len);
+	return 0;
+}
+
+static int camx_xts_decrypt(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len)
+{
+	camx_xts(ctx, 0, iv, src, dst, len);
+	return 0;
 }
 
 /* ---- keys ------------------------------------------------------------------------------ */
