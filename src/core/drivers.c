@@ -37,7 +37,7 @@ const struct bc_cipher_alg *const bc_cipher_drivers[] = {
 #endif
 #if defined(__x86_64__)
 	/* x86-64 Camellia */
-	&bc_camellia_gfni_avx512,
+	&bc_camellia_aesni_avx2, &bc_camellia_gfni_avx512,
 #endif
 #endif
 #if defined(__aarch64__)
@@ -89,6 +89,8 @@ const struct bc_skcipher_alg *const bc_skcipher_drivers[] = {
 	&bc_chacha20_avx2, &bc_xchacha20_avx2, &bc_xchacha12_avx2,
 	&bc_chacha20_avx512, &bc_xchacha20_avx512, &bc_xchacha12_avx512,
 	/* x86-64 Camellia */
+	&bc_ecb_camellia_aesni_avx2, &bc_cbc_camellia_aesni_avx2, &bc_ctr_camellia_aesni_avx2,
+	&bc_xts_camellia_aesni_avx2,
 	&bc_ecb_camellia_gfni_avx512, &bc_cbc_camellia_gfni_avx512, &bc_ctr_camellia_gfni_avx512,
 	&bc_xts_camellia_gfni_avx512,
 #endif

@@ -85,7 +85,10 @@ extern const struct bc_skcipher_alg bc_chacha20_avx2, bc_xchacha20_avx2, bc_xcha
 extern const struct bc_skcipher_alg bc_chacha20_avx512, bc_xchacha20_avx512, bc_xchacha12_avx512;
 #endif
 #if defined(__x86_64__)
-/* x86-64 Camellia with GFNI on zmm (src/arch/x86/camellia_gfni_avx512.c) */
+/* x86-64 Camellia with VAES on ymm and GFNI on zmm (src/arch/x86/camellia_aesni_avx2.c, camellia_gfni_avx512.c) */
+extern const struct bc_cipher_alg bc_camellia_aesni_avx2;
+extern const struct bc_skcipher_alg bc_ecb_camellia_aesni_avx2, bc_cbc_camellia_aesni_avx2, bc_ctr_camellia_aesni_avx2,
+       bc_xts_camellia_aesni_avx2;
 extern const struct bc_cipher_alg bc_camellia_gfni_avx512;
 extern const struct bc_skcipher_alg bc_ecb_camellia_gfni_avx512, bc_cbc_camellia_gfni_avx512, bc_ctr_camellia_gfni_avx512,
        bc_xts_camellia_gfni_avx512;
