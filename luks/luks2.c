@@ -237,6 +237,7 @@ static int load_reenc_slot(bc_luks *l, int id, json_object *k, json_object *area
 		return BAD("reencrypt keyslot %d: bad shift_size", id);
 	re->area_offset = l->slot[id].area_offset;
 	re->area_size = l->slot[id].area_size;
+	re->slot = id;
 	l->slot[id].digest = -1;
 	return 0;
 }
@@ -668,6 +669,8 @@ static int load_json(bc_luks *l, const char *text)
 	}
 	if (l->reenc && (r = load_reenc_segments(l, segs, meta_end, seg_dmask)))
 		return r;
+	if (l->reenc)
+		l->reenc->vdigest = slot_digest[l->reenc->slot];
 	if (l->segment_digest < 0)
 		return BAD("no digest is assigned to the data segment");
 	for (int i = 0; i < LUKS_MAX_SLOTS; i++) {
@@ -1011,4 +1014,123 @@ int luks2_dump_json(const bc_luks *l, FILE *out)
 {
 	fprintf(out, "%s\n", json_object_to_json_string_ext(l->json, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 	return 0;
+}
+
+/* ---- the reencryption's verification digest ------------------------------------------------------------------
+ * cryptsetup binds the reencryption's parameters to its keys: a pbkdf2 digest, assigned to the reencrypt keyslot,
+ * over "v" and the requirement's version digit, the old key, the new key, then the reencrypt keyslot's mode,
+ * direction and area (type, offset, size, and the checksum hash and block, or the shift), then each backup
+ * segment (type, offset, size, and for crypt iv_tweak, encryption, sector_size): strings as their bytes, numbers
+ * big-endian, 64 bits (a "dynamic" size as that word) or 32 for the JSON integers. */
+#define VERIFY_MAX 2048u
+
+struct ser {
+	uint8_t *p;
+	size_t len;
+	int bad;
+};
+
+static void ser_put(struct ser *s, const void *p, size_t n)
+{
+	if (s->bad || n > VERIFY_MAX - s->len) {
+		s->bad = 1;
+		return;
+	}
+	memcpy(s->p + s->len, p, n);
+	s->len += n;
+}
+
+/* 's' a string (64 bytes at most), 'u' a string-uint64, 'x' the same or "dynamic", 'i' a JSON integer (32 bits). */
+static void ser_field(struct ser *s, json_object *o, const char *key, char kind)
+{
+	uint8_t b[8];
+	uint64_t v;
+	int64_t i;
+	const char *t = jstr(o, key, 65);
+
+	if (kind == 's' || (kind == 'x' && t && !strcmp(t, "dynamic"))) {
+		if (!t || !*t)
+			s->bad = 1;
+		else
+			ser_put(s, t, strlen(t));
+	} else if (kind == 'i') {
+		if (jint(o, key, 0, UINT32_MAX, &i))
+			s->bad = 1;
+		luks_put_be32(b, (uint32_t)i);
+		ser_put(s, b, 4);
+	} else {
+		if (ju64(o, key, &v))
+			s->bad = 1;
+		luks_put_be64(b, v);
+		ser_put(s, b, 8);
+	}
+}
+
+static void ser_fields(struct ser *s, json_object *o, const char *spec)
+{
+	/* spec: kind letter and name, comma separated */
+	char name[32];
+
+	while (*spec && !s->bad) {
+		size_t n = strcspn(spec + 1, ",");
+
+		snprintf(name, sizeof(name), "%.*s", (int)n, spec + 1);
+		ser_field(s, o, name, *spec);
+		spec += 1 + n + (spec[1 + n] == ',');
+	}
+}
+
+static json_object *segment_flagged(const bc_luks *l, const char *flag)
+{
+	json_object_object_foreach(json_object_object_get(l->json, "segments"), name, seg) {
+		(void)name;
+		if (has_flag(seg, flag))
+			return seg;
+	}
+	return NULL;
+}
+
+static void ser_segment(struct ser *s, json_object *seg)
+{
+	const char *t = seg ? jstr(seg, "type", 32) : NULL;
+
+	if (!t || (strcmp(t, "crypt") && strcmp(t, "linear")))
+		s->bad = 1;
+	else
+		ser_fields(s, seg, !strcmp(t, "crypt") ? "stype,uoffset,xsize,uiv_tweak,sencryption,isector_size"
+		                                       : "stype,uoffset,xsize");
+}
+
+int luks2_reenc_verify(const bc_luks *l)
+{
+	const struct luks_reenc *re = l->reenc;
+	json_object *ks = json_object_object_get(l->json, "keyslots"), *k, *area;
+	static const char *const area_spec[] = { "", ",shash,isector_size", "", ",ushift_size",
+	                                         ",shash,isector_size,ushift_size", ",ushift_size" };
+	struct ser s = { luks_secure_alloc(VERIFY_MAX), 0, 0 };
+	char name[8], spec[96];
+	int r;
+
+	if (!s.p)
+		return luks_fail(-ENOMEM, "out of memory");
+	snprintf(name, sizeof(name), "%d", re->slot);
+	k = json_object_object_get(ks, name);
+	area = jget(k, "area", json_type_object);
+	ser_put(&s, "v2", 2);
+	for (int i = 0; i < 2; i++)
+		if (re->digest[i] >= 0 && (i == 0 || re->digest[1] != re->digest[0]))
+			ser_put(&s, re->key[i], re->key_bytes[i]);
+	ser_fields(&s, k, "smode,sdirection");
+	snprintf(spec, sizeof(spec), "stype,uoffset,usize%s", area_spec[re->resilience]);
+	ser_fields(&s, area, spec);
+	ser_segment(&s, segment_flagged(l, "backup-previous"));
+	ser_segment(&s, segment_flagged(l, "backup-final"));
+	if (segment_flagged(l, "backup-moved-segment"))
+		ser_segment(&s, segment_flagged(l, "backup-moved-segment"));
+	r = s.bad || re->vdigest < 0 ? -EINVAL : luks_digest_check(&l->digest[re->vdigest], s.p, s.len);
+	luks_secure_free(s.p, VERIFY_MAX);
+	if (r == -EPERM || r == -EINVAL)
+		return luks_fail(-EINVAL, "LUKS2 reencryption metadata is invalid (its digest does not match the keys and "
+		                 "parameters)");
+	return r;
 }

@@ -72,7 +72,10 @@ struct luks_reenc {
 	struct luks_seg seg[LUKS_MAX_SLOTS];
 	struct luks_seg side[2];     /* backup-previous (the old key's parameters) and backup-final (the new) */
 	int digest[2];               /* -1: that side is plaintext */
+	int slot;                    /* the reencrypt keyslot */
+	int vdigest;                 /* the digest bound to it (-1: none), over the keys and these parameters */
 	uint8_t *key[2];             /* locked memory, after unlock */
+	unsigned key_bytes[2];
 	bc_luks_crypt *crypt[2];
 };
 
@@ -166,6 +169,8 @@ int luks2_set_slot(bc_luks *l, int n);         /* the JSON of slot n from l->slo
 void luks2_free(bc_luks *l);
 int luks2_dump_json(const bc_luks *l, FILE *out);
 int luks2_slot_area(const bc_luks *l, unsigned key_bytes, uint64_t *off, uint64_t *size);
+/* The reencryption's parameters checked against the reencrypt keyslot's digest, under both keys (unlocked). */
+int luks2_reenc_verify(const bc_luks *l);
 
 /* luks_reenc.c: an image in the middle of a reencryption */
 int luks_reenc_unlock(bc_luks *l, const char *pass, size_t passlen);

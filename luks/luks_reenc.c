@@ -51,18 +51,13 @@ static int check_hot(const struct luks_reenc *re, const struct luks_seg *g)
 int luks_reenc_unlock(bc_luks *l, const char *pass, size_t passlen)
 {
 	struct luks_reenc *re = l->reenc;
-	int opened = -1;
+	int opened = -1, r;
 
 	for (int i = 0; i < re->nseg; i++)
-		if (re->seg[i].hot) {
-			int r = check_hot(re, &re->seg[i]);
-
-			if (r)
-				return r;
-		}
+		if (re->seg[i].hot && (r = check_hot(re, &re->seg[i])))
+			return r;
 	for (int k = 0; k < 2; k++) {
-		int r = -EPERM;
-
+		r = -EPERM;
 		if (re->digest[k] < 0)
 			continue;
 		if (!re->key[k] && !(re->key[k] = luks_secure_alloc(LUKS_MAX_KEY)))
@@ -79,6 +74,7 @@ int luks_reenc_unlock(bc_luks *l, const char *pass, size_t passlen)
 				                        re->side[k].sector_size, 0);
 				if (r)
 					return r;
+				re->key_bytes[k] = l->slot[i].key_bytes;
 				if (k == (re->side[1].key >= 0))
 					l->key_bytes = l->slot[i].key_bytes;
 			} else if (r != -EPERM) {
@@ -89,7 +85,8 @@ int luks_reenc_unlock(bc_luks *l, const char *pass, size_t passlen)
 			return luks_fail(-EPERM, "no %s key available with this passphrase (a reencryption is in progress: "
 			                 "both keys are needed)", k ? "new" : "old");
 	}
-	return opened;
+	r = luks2_reenc_verify(l);
+	return r ? r : opened;
 }
 
 /* Ciphertext of side k at byte `at` of the data file, len bytes, decrypted in place. */
