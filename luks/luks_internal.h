@@ -171,10 +171,18 @@ int luks2_dump_json(const bc_luks *l, FILE *out);
 int luks2_slot_area(const bc_luks *l, unsigned key_bytes, uint64_t *off, uint64_t *size);
 /* The reencryption's parameters checked against the reencrypt keyslot's digest, under both keys (unlocked). */
 int luks2_reenc_verify(const bc_luks *l);
+/* A new reencryption's metadata from l->reenc (sides, digests, keys, resilience, its keyslot) and the new key's
+ * keyslot new_slot: the digest and keyslot objects, the requirement, the segments and the verification digest. */
+int luks2_reenc_init_json(bc_luks *l, int new_slot);
+/* The segments of a forward reencryption: [0, done) under the new key, [done, done+hot) the hot zone, the rest old. */
+void luks2_reenc_segments(bc_luks *l, uint64_t done, uint64_t hot);
+void luks2_reenc_finish_json(bc_luks *l);   /* an ordinary header under the new key (the old slots removed) */
 
 /* luks_reenc.c: an image in the middle of a reencryption */
 int luks_reenc_unlock(bc_luks *l, const char *pass, size_t passlen);
 int luks_reenc_read(bc_luks *l, uint64_t off, uint8_t *buf, size_t len);
+/* Side k's sectors at byte `at` of the data file, len bytes, en- or decrypted in place. */
+int luks_reenc_side_crypt(const struct luks_reenc *re, int k, int encrypt, uint64_t at, uint8_t *buf, size_t len);
 void luks_reenc_free(bc_luks *l);
 
 /* luks_keyslot.c */
