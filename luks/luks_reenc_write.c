@@ -84,6 +84,29 @@ static int resilience(const struct bc_luks_reencrypt_params *p, struct luks_reen
 	return 0;
 }
 
+/* The hot zone's size: asked for, or what the resilience area holds (32 MiB at most), in whole sectors of both sides. */
+static int hotzone(const bc_luks *l, uint64_t want, size_t *out)
+{
+	const struct luks_reenc *re = l->reenc;
+	unsigned a = re->side[0].sector_size, b = re->side[1].sector_size, u = a > b ? a : b;
+	uint64_t lim = MAX_HOTZONE;
+
+	if (re->resilience == LUKS_RES_CHECKSUM) {
+		u = re->csum_block > u ? re->csum_block : u;
+		lim = re->area_size / (uint64_t)luks_hash_size(re->hash) * re->csum_block;
+	} else if (re->resilience == LUKS_RES_JOURNAL) {
+		lim = re->area_size;
+	}
+	lim = (lim < MAX_HOTZONE ? lim : MAX_HOTZONE) / u * u;
+	if (want && (want % u || want > lim))
+		return luks_fail(-EINVAL, "--hotzone-size %llu: a multiple of %u, %llu at most with this resilience area",
+		                 (unsigned long long)want, u, (unsigned long long)lim);
+	if (!lim || l->data_size % u)
+		return luks_fail(-EINVAL, "the data is not whole %u-byte blocks, or the resilience area is too small", u);
+	*out = (size_t)(want ? want : lim);
+	return 0;
+}
+
 /* A new reencryption's metadata (cryptsetup reencrypt --init-only): the new key in a keyslot of its own under the same
  * passphrase, the reencrypt keyslot over the rest of the keyslots area, both keys' segments. Nothing is written
  * before every check has passed. */
@@ -92,6 +115,7 @@ static int reenc_init(bc_luks *l, const char *pass, size_t passlen, const struct
 	struct luks_reenc *re;
 	struct luks_slot *s;
 	uint64_t end = 0, ks_end = 2 * l->hdr_size + l->keyslots_size;
+	size_t hz;
 	int opened, n, nslots = 0, r;
 
 	if (l->version != 2)
@@ -134,6 +158,8 @@ static int reenc_init(bc_luks *l, const char *pass, size_t passlen, const struct
 		r = luks_fail(-ENOSPC, "no room left in the LUKS2 keyslots area for the reencryption's resilience data");
 		goto undo;
 	}
+	if ((r = hotzone(l, p->hotzone_size, &hz)))
+		goto undo;
 	r = luks_digest_make(&l->digest[re->digest[1]], l->digest[re->digest[0]].hash, l->digest[re->digest[0]].digest_len,
 	                     re->key[1], re->key_bytes[1]);
 	if (!r)
@@ -145,6 +171,23 @@ static int reenc_init(bc_luks *l, const char *pass, size_t passlen, const struct
 	return r ? r : luks_store(l);
 undo:
 	memset(s, 0, sizeof(*s));
+	return r;
+}
+
+/* Plaintext [done, done+n) written under the new key and synced, then the metadata with it under the new key. */
+static int write_zone(bc_luks *l, uint64_t done, uint8_t *buf, size_t n)
+{
+	uint64_t at = l->reenc->side[1].offset + done;
+	int r = luks_reenc_side_crypt(l->reenc, 1, 1, at, buf, n);
+
+	if (!r)
+		r = luks_pwrite_all(l->data_fd, buf, n, at);
+	if (!r)
+		r = sync_fd(l->data_fd);
+	if (!r) {
+		luks2_reenc_segments(l, done + n, 0);
+		r = luks_store(l);
+	}
 	return r;
 }
 
@@ -172,17 +215,7 @@ static int step(bc_luks *l, uint64_t done, size_t n, uint8_t *buf, uint8_t *sums
 	}
 	if (!r)
 		r = luks_reenc_side_crypt(re, 0, 0, at, buf, n);
-	if (!r)
-		r = luks_reenc_side_crypt(re, 1, 1, at, buf, n);
-	if (!r)
-		r = luks_pwrite_all(l->data_fd, buf, n, at);
-	if (!r)
-		r = sync_fd(l->data_fd);
-	if (!r) {
-		luks2_reenc_segments(l, done + n, 0);
-		r = luks_store(l);
-	}
-	return r;
+	return r ? r : write_zone(l, done, buf, n);
 }
 
 /* The first byte of plaintext still under the old key, with the hot zone of an interrupted run (its blocks told apart
@@ -205,47 +238,15 @@ static int recover(bc_luks *l, uint64_t *done, uint8_t *buf, size_t max)
 	}
 	if (i < re->nseg && re->seg[i].hot) {
 		size_t n = (size_t)re->seg[i].size;
-		uint64_t at = re->side[1].offset + *done;
 
 		if (n > max)
 			return luks_fail(-ENOTSUP, "LUKS2 reencryption: the interrupted hot zone is larger than %zu bytes", max);
 		r = luks_reenc_read(l, *done, buf, n);
 		if (!r)
-			r = luks_reenc_side_crypt(re, 1, 1, at, buf, n);
-		if (!r)
-			r = luks_pwrite_all(l->data_fd, buf, n, at);
-		if (!r)
-			r = sync_fd(l->data_fd);
+			r = write_zone(l, *done, buf, n);
 		*done += n;
-		if (!r) {
-			luks2_reenc_segments(l, *done, 0);
-			r = luks_store(l);
-		}
 	}
 	return r;
-}
-
-/* The hot zone's size: asked for, or what the resilience area holds (32 MiB at most), in whole sectors of both sides. */
-static int hotzone(const bc_luks *l, uint64_t want, size_t *out)
-{
-	const struct luks_reenc *re = l->reenc;
-	unsigned a = re->side[0].sector_size, b = re->side[1].sector_size, u = a > b ? a : b;
-	uint64_t lim = MAX_HOTZONE;
-
-	if (re->resilience == LUKS_RES_CHECKSUM) {
-		u = re->csum_block > u ? re->csum_block : u;
-		lim = re->area_size / (uint64_t)luks_hash_size(re->hash) * re->csum_block;
-	} else if (re->resilience == LUKS_RES_JOURNAL) {
-		lim = re->area_size;
-	}
-	lim = (lim < MAX_HOTZONE ? lim : MAX_HOTZONE) / u * u;
-	if (want && (want % u || want > lim))
-		return luks_fail(-EINVAL, "--hotzone-size %llu: a multiple of %u, %llu at most with this resilience area",
-		                 (unsigned long long)want, u, (unsigned long long)lim);
-	if (!lim || l->data_size % u)
-		return luks_fail(-EINVAL, "the data is not whole %u-byte blocks, or the resilience area is too small", u);
-	*out = (size_t)(want ? want : lim);
-	return 0;
 }
 
 static int reenc_run(bc_luks *l, uint64_t want, bc_luks_progress_fn progress, void *arg)
@@ -276,13 +277,22 @@ static int reenc_run(bc_luks *l, uint64_t want, bc_luks_progress_fn progress, vo
 		if (!r && progress)
 			progress(done, l->data_size, arg);
 	}
-	/* the old keyslots and the resilience data wiped, then an ordinary header under the new key */
-	for (int i = 0; !r && i < LUKS_MAX_SLOTS; i++)
-		if (l->slot[i].area_size && (i == re->slot || l->slot[i].digest == re->digest[0]))
-			r = luks_wipe_area(l->hdr_fd, l->slot[i].area_offset, l->slot[i].area_size);
-	if (!r && !(r = sync_fd(l->hdr_fd))) {
+	/* an ordinary header under the new key, then the old keyslots and the resilience data wiped */
+	if (!r) {
+		uint64_t off[LUKS_MAX_SLOTS], len[LUKS_MAX_SLOTS];
+		int n = 0;
+
+		for (int i = 0; i < LUKS_MAX_SLOTS; i++)
+			if (l->slot[i].area_size && (i == re->slot || l->slot[i].digest == re->digest[0])) {
+				off[n] = l->slot[i].area_offset;
+				len[n++] = l->slot[i].area_size;
+			}
 		luks2_reenc_finish_json(l);
 		r = luks_store(l);
+		for (int i = 0; !r && i < n; i++)
+			r = luks_wipe_area(l->hdr_fd, off[i], len[i]);
+		if (!r)
+			r = sync_fd(l->hdr_fd);
 	}
 	if (buf)
 		explicit_bzero(buf, max);
