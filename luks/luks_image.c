@@ -107,7 +107,7 @@ int luks_open(bc_luks **out, const char *data, const char *hdr, int writable, in
 
 int bc_luks_open(bc_luks **out, const char *data, const char *hdr, int writable)
 {
-	return luks_open(out, data, hdr, writable, 0);
+	return luks_open(out, data, hdr, writable != 0, 0);   /* 2 is reencrypt's own */
 }
 
 int bc_luks_version(const bc_luks *l) { return l->version; }

@@ -145,7 +145,8 @@ int luks_kdf_choose(struct luks_slot *s, const struct bc_luks_pbkdf_params *p, s
 uint32_t luks_pbkdf2_benchmark(const char *hash, uint32_t ms, size_t outlen);
 
 /* luks_image.c */
-/* bc_luks_open, with strict set for a header backup file (hdr) checked against the image it goes to (data). */
+/* bc_luks_open, with strict set for a header backup file (hdr) checked against the image it goes to (data); writable 2
+ * also opens an image in the middle of a reencryption for writing (luks reencrypt alone). */
 int luks_open(bc_luks **out, const char *data, const char *hdr, int writable, int strict);
 int luks_store(bc_luks *l);                   /* the header as l has it, LUKS1 or LUKS2 */
 int luks_wipe_area(int fd, uint64_t off, uint64_t len);   /* zeros */
