@@ -184,7 +184,9 @@ static int write_zone(bc_luks *l, uint64_t done, uint8_t *buf, size_t n)
 		r = luks_pwrite_all(l->data_fd, buf, n, at);
 	if (!r)
 		r = sync_fd(l->data_fd);
-	if (!r) {
+	/* after the last zone the final header comes next: no state with every segment new and the requirement kept,
+	 * which cryptsetup does not resume */
+	if (!r && done + n < l->data_size) {
 		luks2_reenc_segments(l, done + n, 0);
 		r = luks_store(l);
 	}
