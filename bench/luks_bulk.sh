@@ -1,6 +1,7 @@
 #!/bin/sh
 # blockcrypt-luks bulk benchmark: a 1 GiB plaintext file encrypted into a LUKS2 image and decrypted again, beside
-# `cp` of the file each one reads and `cryptsetup reencrypt --encrypt` (offline), alternated in rounds, per file system.
+# `cp` of the file each one reads and `cryptsetup reencrypt --encrypt` (offline), then reencrypted in place by
+# `blockcrypt luks reencrypt` beside `cryptsetup reencrypt` (offline, both checksum resilience), alternated in rounds, per file system.
 #
 # Fair baselines: every command ends with its data on stable storage (cp is followed by sync of the copy; blockcrypt
 # and cryptsetup fsync), and every command finds its input in the same state as its baseline: encrypt and
@@ -91,7 +92,18 @@ for d in $DIRS; do
 			fresh
 			timed decrypt "$BC" luks decrypt "$R/img" "$R/out" --key-file "$R/pw"
 			cmp -s "$R/out" "$R/plain" || echo "FAILED: decrypted image differs" >&2
-			rm -f "$R/img" "$R/out"
+			rm -f "$R/out"
+			if command -v cryptsetup >/dev/null; then
+				cp "$R/img" "$R/cs" && sync "$R/cs"
+				state "$R/cs"
+				fresh
+				timed csreenc cryptsetup reencrypt --force-offline-reencrypt $PB --batch-mode --key-file "$R/pw" "$R/cs"
+				rm -f "$R/cs"
+			fi
+			state "$R/img"
+			fresh
+			timed reenc "$BC" luks reencrypt "$R/img" $PB --key-file "$R/pw"
+			rm -f "$R/img"
 			if command -v cryptsetup >/dev/null; then
 				cp "$R/plain" "$R/cs" && sync "$R/cs"
 				state "$R/cs"
@@ -111,7 +123,12 @@ for d in $DIRS; do
 		[ -f "$R/cryptsetup.$S" ] && row "cryptsetup reencrypt --encrypt" cryptsetup cp
 		row "cp + sync, image" cpimg -
 		row "blockcrypt luks decrypt" decrypt cpimg
-		echo "(ratios: to cp of the plaintext for encrypt and cryptsetup, to cp of the image for decrypt)"
+		if [ -f "$R/csreenc.$S" ]; then
+			row "cryptsetup reencrypt (offline)" csreenc cpimg
+			row "blockcrypt luks reencrypt" reenc csreenc
+		fi
+		echo "(ratios: to cp of the plaintext for encrypt and cryptsetup, to cp of the image for decrypt and cryptsetup"
+		echo " reencrypt, to cryptsetup reencrypt for blockcrypt luks reencrypt)"
 	done
 	rm -rf "$R"
 done

@@ -128,6 +128,25 @@ BC_API int bc_luks_decrypt_to(bc_luks *l, int fd_out, unsigned threads, bc_luks_
 BC_API int bc_luks_encrypt_from(bc_luks *l, int fd_in, uint64_t in_size, unsigned threads,
                                 bc_luks_progress_fn progress, void *arg);
 
+/* In-place reencryption of a LUKS2 image under a new volume key, as `cryptsetup reencrypt` (offline, forward): the
+ * on-disk state while it runs is cryptsetup's (the online-reencrypt-v2 requirement, a reencrypt keyslot holding the
+ * hot zone's resilience data, the segments under each key), so that either tool finishes what the other began.
+ * Zero fields keep the image's cipher, key size and sector size. The passphrase opens the old key and is given to the
+ * new one (images with one keyslot; resume: a reencryption in progress, ours or cryptsetup's, needs both keys). */
+struct bc_luks_reencrypt_params {
+	const char *cipher;          /* dm-crypt notation; NULL: the current */
+	unsigned key_bytes;          /* new volume key size; 0: the current (or the cipher's default) */
+	unsigned sector_size;        /* 0: the current */
+	const char *resilience;      /* "checksum" (default), "journal" or "none" */
+	const char *resilience_hash; /* checksum: "sha256" default */
+	uint64_t hotzone_size;       /* bytes rewritten per step; 0: the largest the resilience area allows, 32 MiB at most */
+	int init_only;               /* the metadata only: no data rewritten */
+	int resume_only;             /* refuse to start a new reencryption */
+	struct bc_luks_pbkdf_params pbkdf;   /* the new keyslot's */
+};
+BC_API int bc_luks_reencrypt(const char *image, const char *pass, size_t passlen, const struct bc_luks_reencrypt_params *p,
+                             bc_luks_progress_fn progress, void *arg);
+
 /* Keyslots (after unlock). add: returns the slot used. kill: wipes the slot's key material. */
 BC_API int bc_luks_add_key(bc_luks *l, int slot, const struct bc_luks_pbkdf_params *p,
                            const char *pass, size_t passlen);

@@ -49,11 +49,14 @@ install-luks: all
 .PHONY: install-luks
 
 all: $(BUILD)/libblockcrypt-luks.a $(BUILD)/libblockcrypt-luks.so
-tests: $(BUILD)/tests/luks_api
+tests: $(BUILD)/tests/luks_api $(BUILD)/tests/luks_killat.so
 
 $(BUILD)/tests/luks_api: tests/luks_api.c include/blockcrypt-luks.h $(BUILD)/libblockcrypt-luks.a $(BUILD)/libblockcrypt.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) $(CFLAGS) -o $@ $< $(BUILD)/libblockcrypt-luks.a $(BUILD)/libblockcrypt.a $(LUKS_LIBS) $(LDLIBS)
+$(BUILD)/tests/luks_killat.so: tests/luks_killat.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) $(CFLAGS) -shared -fPIC -o $@ $< -ldl
 include nbd/nbd.mk
 FILE_CFLAGS_cli_luks := -DBC_HAVE_LUKS -Inbd
 TOOL_LIBS += $(BUILD)/libblockcrypt-nbd.a $(BUILD)/libblockcrypt-luks.a

@@ -237,6 +237,7 @@ static int load_reenc_slot(bc_luks *l, int id, json_object *k, json_object *area
 		return BAD("reencrypt keyslot %d: bad shift_size", id);
 	re->area_offset = l->slot[id].area_offset;
 	re->area_size = l->slot[id].area_size;
+	re->slot = id;
 	l->slot[id].digest = -1;
 	return 0;
 }
@@ -668,6 +669,8 @@ static int load_json(bc_luks *l, const char *text)
 	}
 	if (l->reenc && (r = load_reenc_segments(l, segs, meta_end, seg_dmask)))
 		return r;
+	if (l->reenc)
+		l->reenc->vdigest = slot_digest[l->reenc->slot];
 	if (l->segment_digest < 0)
 		return BAD("no digest is assigned to the data segment");
 	for (int i = 0; i < LUKS_MAX_SLOTS; i++) {
@@ -1011,4 +1014,279 @@ int luks2_dump_json(const bc_luks *l, FILE *out)
 {
 	fprintf(out, "%s\n", json_object_to_json_string_ext(l->json, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 	return 0;
+}
+
+/* ---- the reencryption's verification digest ------------------------------------------------------------------
+ * cryptsetup binds the reencryption's parameters to its keys: a pbkdf2 digest, assigned to the reencrypt keyslot,
+ * over "v" and the requirement's version digit, the old key, the new key, then the reencrypt keyslot's mode,
+ * direction and area (type, offset, size, and the checksum hash and block, or the shift), then each backup
+ * segment (type, offset, size, and for crypt iv_tweak, encryption, sector_size): strings as their bytes, numbers
+ * big-endian, 64 bits (a "dynamic" size as that word) or 32 for the JSON integers. */
+#define VERIFY_MAX 2048u
+
+struct ser {
+	uint8_t *p;
+	size_t len;
+	int bad;
+};
+
+static void ser_put(struct ser *s, const void *p, size_t n)
+{
+	if (s->bad || n > VERIFY_MAX - s->len) {
+		s->bad = 1;
+		return;
+	}
+	memcpy(s->p + s->len, p, n);
+	s->len += n;
+}
+
+/* 's' a string (64 bytes at most), 'u' a string-uint64, 'x' the same or "dynamic", 'i' a JSON integer (32 bits). */
+static void ser_field(struct ser *s, json_object *o, const char *key, char kind)
+{
+	uint8_t b[8];
+	uint64_t v;
+	int64_t i;
+	const char *t = jstr(o, key, 65);
+
+	if (kind == 's' || (kind == 'x' && t && !strcmp(t, "dynamic"))) {
+		if (!t || !*t)
+			s->bad = 1;
+		else
+			ser_put(s, t, strlen(t));
+	} else if (kind == 'i') {
+		if (jint(o, key, 0, UINT32_MAX, &i))
+			s->bad = 1;
+		luks_put_be32(b, (uint32_t)i);
+		ser_put(s, b, 4);
+	} else {
+		if (ju64(o, key, &v))
+			s->bad = 1;
+		luks_put_be64(b, v);
+		ser_put(s, b, 8);
+	}
+}
+
+static void ser_fields(struct ser *s, json_object *o, const char *spec)
+{
+	/* spec: kind letter and name, comma separated */
+	char name[32];
+
+	while (*spec && !s->bad) {
+		size_t n = strcspn(spec + 1, ",");
+
+		snprintf(name, sizeof(name), "%.*s", (int)n, spec + 1);
+		ser_field(s, o, name, *spec);
+		spec += 1 + n + (spec[1 + n] == ',');
+	}
+}
+
+static json_object *segment_flagged(const bc_luks *l, const char *flag)
+{
+	json_object_object_foreach(json_object_object_get(l->json, "segments"), name, seg) {
+		(void)name;
+		if (has_flag(seg, flag))
+			return seg;
+	}
+	return NULL;
+}
+
+static void ser_segment(struct ser *s, json_object *seg)
+{
+	const char *t = seg ? jstr(seg, "type", 32) : NULL;
+
+	if (!t || (strcmp(t, "crypt") && strcmp(t, "linear")))
+		s->bad = 1;
+	else
+		ser_fields(s, seg, !strcmp(t, "crypt") ? "stype,uoffset,xsize,uiv_tweak,sencryption,isector_size"
+		                                       : "stype,uoffset,xsize");
+}
+
+/* The verification data of l's reencryption into s (VERIFY_MAX bytes of locked memory). */
+static int reenc_blob(const bc_luks *l, struct ser *s)
+{
+	const struct luks_reenc *re = l->reenc;
+	static const char *const area_spec[] = { "", ",shash,isector_size", "", ",ushift_size",
+	                                         ",shash,isector_size,ushift_size", ",ushift_size" };
+	char name[8], spec[96];
+	json_object *k, *area;
+
+	snprintf(name, sizeof(name), "%d", re->slot);
+	k = json_object_object_get(json_object_object_get(l->json, "keyslots"), name);
+	area = jget(k, "area", json_type_object);
+	ser_put(s, "v2", 2);
+	for (int i = 0; i < 2; i++)
+		if (re->digest[i] >= 0 && (i == 0 || re->digest[1] != re->digest[0]))
+			ser_put(s, re->key[i], re->key_bytes[i]);
+	ser_fields(s, k, "smode,sdirection");
+	snprintf(spec, sizeof(spec), "stype,uoffset,usize%s", area_spec[re->resilience]);
+	ser_fields(s, area, spec);
+	ser_segment(s, segment_flagged(l, "backup-previous"));
+	ser_segment(s, segment_flagged(l, "backup-final"));
+	if (segment_flagged(l, "backup-moved-segment"))
+		ser_segment(s, segment_flagged(l, "backup-moved-segment"));
+	return s->bad ? -EINVAL : 0;
+}
+
+int luks2_reenc_verify(const bc_luks *l)
+{
+	const struct luks_reenc *re = l->reenc;
+	struct ser s = { luks_secure_alloc(VERIFY_MAX), 0, 0 };
+	int r;
+
+	if (!s.p)
+		return luks_fail(-ENOMEM, "out of memory");
+	r = reenc_blob(l, &s);
+	if (!r)
+		r = re->vdigest < 0 ? -EINVAL : luks_digest_check(&l->digest[re->vdigest], s.p, s.len);
+	luks_secure_free(s.p, VERIFY_MAX);
+	if (r == -EPERM || r == -EINVAL)
+		return luks_fail(-EINVAL, "LUKS2 reencryption metadata is invalid (its digest does not match the keys and "
+		                 "parameters)");
+	return r;
+}
+
+/* ---- writing a reencryption (forward, in place) ---------------------------------------------------------------- */
+
+static json_object *digest_by_id(const bc_luks *l, int id)
+{
+	char name[8];
+
+	snprintf(name, sizeof(name), "%d", id);
+	return json_object_object_get(json_object_object_get(l->json, "digests"), name);
+}
+
+/* A crypt segment of side g from plaintext byte `plain`, size bytes (0: dynamic), with one flag or none. */
+static json_object *seg_json(const struct luks_seg *g, uint64_t plain, uint64_t size, const char *flag)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "type", jstr_new("crypt"));
+	json_object_object_add(o, "offset", ju64_new(g->offset + plain));
+	json_object_object_add(o, "size", size ? ju64_new(size) : jstr_new("dynamic"));
+	json_object_object_add(o, "iv_tweak", ju64_new(g->iv_tweak + plain / LUKS_SECTOR));
+	json_object_object_add(o, "encryption", jstr_new(g->cipher));
+	json_object_object_add(o, "sector_size", json_object_new_int((int)g->sector_size));
+	if (flag) {
+		json_object *f = json_object_new_array();
+
+		json_object_array_add(f, jstr_new(flag));
+		json_object_object_add(o, "flags", f);
+	}
+	return o;
+}
+
+static void seg_add(json_object *segs, json_object *seg, json_object *arr0, json_object *arr1)
+{
+	int n = json_object_object_length(segs);
+	char name[8];
+
+	snprintf(name, sizeof(name), "%d", n);
+	json_object_object_add(segs, name, seg);
+	if (arr0)
+		json_object_array_add(arr0, id_str(n));
+	if (arr1)
+		json_object_array_add(arr1, id_str(n));
+}
+
+void luks2_reenc_segments(bc_luks *l, uint64_t done, uint64_t hot)
+{
+	const struct luks_reenc *re = l->reenc;
+	json_object *segs = json_object_new_object(), *a0 = json_object_new_array(), *a1 = json_object_new_array();
+	uint64_t end = done + hot, whole = l->dynamic ? 0 : l->data_size;
+
+	if (done)
+		seg_add(segs, seg_json(&re->side[1], 0, done, NULL), a1, NULL);
+	if (hot)
+		seg_add(segs, seg_json(&re->side[1], done, hot, "in-reencryption"), a0, a1);
+	if (end < l->data_size)
+		seg_add(segs, seg_json(&re->side[0], end, l->dynamic ? 0 : l->data_size - end, NULL), a0, NULL);
+	seg_add(segs, seg_json(&re->side[0], 0, whole, "backup-previous"), a0, NULL);
+	seg_add(segs, seg_json(&re->side[1], 0, whole, "backup-final"), a1, NULL);
+	json_object_object_add(l->json, "segments", segs);
+	json_object_object_add(digest_by_id(l, re->digest[0]), "segments", a0);
+	json_object_object_add(digest_by_id(l, re->digest[1]), "segments", a1);
+}
+
+int luks2_reenc_init_json(bc_luks *l, int new_slot)
+{
+	static const char *const types[] = { "none", "checksum", "journal" };
+	const struct luks_reenc *re = l->reenc;
+	json_object *k = json_object_new_object(), *area = json_object_new_object(), *req = json_object_new_object();
+	json_object *m = json_object_new_array(), *digs = json_object_object_get(l->json, "digests"), *d;
+	struct ser s = { NULL, 0, 0 };
+	char name[8];
+	int r;
+
+	snprintf(name, sizeof(name), "%d", re->digest[1]);
+	json_object_object_add(digs, name, digest_json(&l->digest[re->digest[1]]));
+	luks2_set_slot(l, new_slot);
+	json_object_object_add(k, "type", jstr_new("reencrypt"));
+	json_object_object_add(k, "key_size", json_object_new_int(1));
+	json_object_object_add(k, "mode", jstr_new("reencrypt"));
+	json_object_object_add(k, "direction", jstr_new("forward"));
+	json_object_object_add(k, "priority", json_object_new_int(0));
+	json_object_object_add(area, "type", jstr_new(types[re->resilience]));
+	json_object_object_add(area, "offset", ju64_new(re->area_offset));
+	json_object_object_add(area, "size", ju64_new(re->area_size));
+	if (re->resilience == LUKS_RES_CHECKSUM) {
+		json_object_object_add(area, "hash", jstr_new(re->hash));
+		json_object_object_add(area, "sector_size", json_object_new_int((int)re->csum_block));
+	}
+	json_object_object_add(k, "area", area);
+	snprintf(name, sizeof(name), "%d", re->slot);
+	json_object_object_add(json_object_object_get(l->json, "keyslots"), name, k);
+	json_object_array_add(m, jstr_new("online-reencrypt-v2"));
+	json_object_object_add(req, "mandatory", m);
+	json_object_object_add(json_object_object_get(l->json, "config"), "requirements", req);
+	luks2_reenc_segments(l, 0, 0);
+	/* the digest binding the keys to these parameters, assigned to the reencrypt keyslot alone */
+	if (!(s.p = luks_secure_alloc(VERIFY_MAX)))
+		return luks_fail(-ENOMEM, "out of memory");
+	r = reenc_blob(l, &s);
+	if (!r)
+		r = luks_digest_make(&l->digest[re->vdigest], "sha256", 32, s.p, s.len);
+	luks_secure_free(s.p, VERIFY_MAX);
+	if (r)
+		return luks_fail(r, "the reencryption digest could not be made");
+	d = digest_json(&l->digest[re->vdigest]);
+	json_object_object_add(d, "segments", json_object_new_array());
+	json_object_array_add(json_object_object_get(d, "keyslots"), id_str(re->slot));
+	snprintf(name, sizeof(name), "%d", re->vdigest);
+	json_object_object_add(digs, name, d);
+	return 0;
+}
+
+/* The end of a reencryption: the new key's segment alone, the old key's keyslots and digest, the reencrypt keyslot
+ * and its digest gone, no requirement. */
+void luks2_reenc_finish_json(bc_luks *l)
+{
+	const struct luks_reenc *re = l->reenc;
+	json_object *segs = json_object_new_object(), *a1 = json_object_new_array();
+	json_object *ks = json_object_object_get(l->json, "keyslots"), *digs = json_object_object_get(l->json, "digests");
+	char name[8];
+
+	for (int i = 0; i < LUKS_MAX_SLOTS; i++)
+		if (i == re->slot || (l->slot[i].area_size && l->slot[i].digest == re->digest[0])) {
+			snprintf(name, sizeof(name), "%d", i);
+			json_object_object_del(ks, name);
+			memset(&l->slot[i], 0, sizeof(l->slot[i]));
+		}
+	for (int k = 0; k < 2; k++) {
+		snprintf(name, sizeof(name), "%d", k ? re->vdigest : re->digest[0]);
+		json_object_object_del(digs, name);
+	}
+	json_object_object_foreach(json_object_object_get(l->json, "tokens"), tn, tv) {
+		(void)tn;
+		for (size_t i = json_object_array_length(json_object_object_get(tv, "keyslots")); i-- > 0;) {
+			int id = obj_id(json_object_get_string(json_object_array_get_idx(json_object_object_get(tv, "keyslots"), i)),
+			                LUKS_MAX_SLOTS);
+
+			if (id >= 0 && !l->slot[id].area_size)
+				json_object_array_del_idx(json_object_object_get(tv, "keyslots"), i, 1);
+		}
+	}
+	seg_add(segs, seg_json(&re->side[1], 0, l->dynamic ? 0 : l->data_size, NULL), a1, NULL);
+	json_object_object_add(l->json, "segments", segs);
+	json_object_object_add(digest_by_id(l, re->digest[1]), "segments", a1);
+	json_object_object_del(json_object_object_get(l->json, "config"), "requirements");
 }

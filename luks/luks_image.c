@@ -94,7 +94,7 @@ int luks_open(bc_luks **out, const char *data, const char *hdr, int writable, in
 		else if (!r)
 			r = luks2_load(l);
 	}
-	if (!r && l->reenc && writable)
+	if (!r && l->reenc && writable == 1)
 		r = luks_fail(-ENOTSUP, "LUKS2: a reencryption is in progress: the image can be read, not changed "
 		              "(finish it with cryptsetup reencrypt --resume-only)");
 	if (r) {
@@ -107,7 +107,7 @@ int luks_open(bc_luks **out, const char *data, const char *hdr, int writable, in
 
 int bc_luks_open(bc_luks **out, const char *data, const char *hdr, int writable)
 {
-	return luks_open(out, data, hdr, writable, 0);
+	return luks_open(out, data, hdr, writable != 0, 0);   /* 2 is reencrypt's own */
 }
 
 int bc_luks_version(const bc_luks *l) { return l->version; }

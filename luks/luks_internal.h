@@ -72,7 +72,10 @@ struct luks_reenc {
 	struct luks_seg seg[LUKS_MAX_SLOTS];
 	struct luks_seg side[2];     /* backup-previous (the old key's parameters) and backup-final (the new) */
 	int digest[2];               /* -1: that side is plaintext */
+	int slot;                    /* the reencrypt keyslot */
+	int vdigest;                 /* the digest bound to it (-1: none), over the keys and these parameters */
 	uint8_t *key[2];             /* locked memory, after unlock */
+	unsigned key_bytes[2];
 	bc_luks_crypt *crypt[2];
 };
 
@@ -142,7 +145,8 @@ int luks_kdf_choose(struct luks_slot *s, const struct bc_luks_pbkdf_params *p, s
 uint32_t luks_pbkdf2_benchmark(const char *hash, uint32_t ms, size_t outlen);
 
 /* luks_image.c */
-/* bc_luks_open, with strict set for a header backup file (hdr) checked against the image it goes to (data). */
+/* bc_luks_open, with strict set for a header backup file (hdr) checked against the image it goes to (data); writable 2
+ * also opens an image in the middle of a reencryption for writing (luks reencrypt alone). */
 int luks_open(bc_luks **out, const char *data, const char *hdr, int writable, int strict);
 int luks_store(bc_luks *l);                   /* the header as l has it, LUKS1 or LUKS2 */
 int luks_wipe_area(int fd, uint64_t off, uint64_t len);   /* zeros */
@@ -166,10 +170,20 @@ int luks2_set_slot(bc_luks *l, int n);         /* the JSON of slot n from l->slo
 void luks2_free(bc_luks *l);
 int luks2_dump_json(const bc_luks *l, FILE *out);
 int luks2_slot_area(const bc_luks *l, unsigned key_bytes, uint64_t *off, uint64_t *size);
+/* The reencryption's parameters checked against the reencrypt keyslot's digest, under both keys (unlocked). */
+int luks2_reenc_verify(const bc_luks *l);
+/* A new reencryption's metadata from l->reenc (sides, digests, keys, resilience, its keyslot) and the new key's
+ * keyslot new_slot: the digest and keyslot objects, the requirement, the segments and the verification digest. */
+int luks2_reenc_init_json(bc_luks *l, int new_slot);
+/* The segments of a forward reencryption: [0, done) under the new key, [done, done+hot) the hot zone, the rest old. */
+void luks2_reenc_segments(bc_luks *l, uint64_t done, uint64_t hot);
+void luks2_reenc_finish_json(bc_luks *l);   /* an ordinary header under the new key (the old slots removed) */
 
 /* luks_reenc.c: an image in the middle of a reencryption */
 int luks_reenc_unlock(bc_luks *l, const char *pass, size_t passlen);
 int luks_reenc_read(bc_luks *l, uint64_t off, uint8_t *buf, size_t len);
+/* Side k's sectors at byte `at` of the data file, len bytes, en- or decrypted in place. */
+int luks_reenc_side_crypt(const struct luks_reenc *re, int k, int encrypt, uint64_t at, uint8_t *buf, size_t len);
 void luks_reenc_free(bc_luks *l);
 
 /* luks_keyslot.c */

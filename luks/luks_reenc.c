@@ -51,18 +51,13 @@ static int check_hot(const struct luks_reenc *re, const struct luks_seg *g)
 int luks_reenc_unlock(bc_luks *l, const char *pass, size_t passlen)
 {
 	struct luks_reenc *re = l->reenc;
-	int opened = -1;
+	int opened = -1, r;
 
 	for (int i = 0; i < re->nseg; i++)
-		if (re->seg[i].hot) {
-			int r = check_hot(re, &re->seg[i]);
-
-			if (r)
-				return r;
-		}
+		if (re->seg[i].hot && (r = check_hot(re, &re->seg[i])))
+			return r;
 	for (int k = 0; k < 2; k++) {
-		int r = -EPERM;
-
+		r = -EPERM;
 		if (re->digest[k] < 0)
 			continue;
 		if (!re->key[k] && !(re->key[k] = luks_secure_alloc(LUKS_MAX_KEY)))
@@ -79,6 +74,7 @@ int luks_reenc_unlock(bc_luks *l, const char *pass, size_t passlen)
 				                        re->side[k].sector_size, 0);
 				if (r)
 					return r;
+				re->key_bytes[k] = l->slot[i].key_bytes;
 				if (k == (re->side[1].key >= 0))
 					l->key_bytes = l->slot[i].key_bytes;
 			} else if (r != -EPERM) {
@@ -89,17 +85,17 @@ int luks_reenc_unlock(bc_luks *l, const char *pass, size_t passlen)
 			return luks_fail(-EPERM, "no %s key available with this passphrase (a reencryption is in progress: "
 			                 "both keys are needed)", k ? "new" : "old");
 	}
-	return opened;
+	r = luks2_reenc_verify(l);
+	return r ? r : opened;
 }
 
-/* Ciphertext of side k at byte `at` of the data file, len bytes, decrypted in place. */
-static int side_decrypt(const struct luks_reenc *re, int k, uint64_t at, uint8_t *buf, size_t len)
+int luks_reenc_side_crypt(const struct luks_reenc *re, int k, int encrypt, uint64_t at, uint8_t *buf, size_t len)
 {
 	const struct luks_seg *s = &re->side[k];
 
 	if (s->key < 0)
 		return 0;
-	return bc_luks_crypt_sectors(re->crypt[k], 0, s->iv_tweak, (at - s->offset) / s->sector_size, buf, len);
+	return bc_luks_crypt_sectors(re->crypt[k], encrypt, s->iv_tweak, (at - s->offset) / s->sector_size, buf, len);
 }
 
 /* The hot zone's block at byte rel of segment g: the journal holds its old ciphertext; with checksums, a
@@ -112,7 +108,7 @@ static int hot_block(bc_luks *l, const struct luks_seg *g, uint64_t rel, uint8_t
 
 	if (re->resilience == LUKS_RES_JOURNAL) {
 		r = luks_pread_all(l->hdr_fd, blk, u, re->area_offset + rel);
-		return r ? r : side_decrypt(re, 0, g->offset + rel, blk, u);
+		return r ? r : luks_reenc_side_crypt(re, 0, 0, g->offset + rel, blk, u);
 	}
 	hs = luks_hash_size(re->hash);
 	r = luks_pread_all(l->hdr_fd, want, (size_t)hs, re->area_offset + rel / u * (uint64_t)hs);
@@ -121,7 +117,7 @@ static int hot_block(bc_luks *l, const struct luks_seg *g, uint64_t rel, uint8_t
 	if (r)
 		return r;
 	if (!memcmp(want, got, (size_t)hs))
-		return side_decrypt(re, 0, g->offset + rel, blk, u);
+		return luks_reenc_side_crypt(re, 0, 0, g->offset + rel, blk, u);
 	return re->side[1].key < 0 ? 0 : bc_luks_crypt_sectors(re->crypt[1], 0, g->iv_tweak, rel / re->side[1].sector_size, blk, u);
 }
 

@@ -158,14 +158,24 @@ case("cipher", lambda o: setp(o, ["segments", "0", "encryption"], "aes-cbc-plain
 case("sector", lambda o: setp(o, ["segments", "0", "sector_size"], 512))
 case("gap", lambda o: o["segments"].__setitem__("9", o["segments"].pop("0")))
 case("linear-digest", lambda o: o["segments"]["0"].__setitem__("type", "linear"))
+# well formed, but not what the reencryption digest was computed over
+fin = [k for k, v in meta["segments"].items() if "backup-final" in v.get("flags", [])][0]
+case("vd-hash", lambda o: setp(o, ["keyslots", rk, "area", "hash"], "sha1"))
+case("vd-iv", lambda o: setp(o, ["segments", fin, "iv_tweak"], "8"))
+case("vd-none", lambda o: [d["keyslots"].remove(rk) for d in o["digests"].values() if rk in d["keyslots"]])
 PY
 for f in "$T"/h/*; do
 	before=$(sum "$f")
 	rc 2 "hostile $(basename "$f")" $BC luks decrypt "$f" "$T/x" --key-file "$T/pw"
+	cp "$T/err" "$T/err.$(basename "$f")"
 	check "hostile $(basename "$f"): one line" test "$(wc -l <"$T/err")" -eq 1
 	check "hostile $(basename "$f"): unchanged" test "$(sum "$f")" = "$before"
 done
-check "17 hostile images" test "$(ls "$T/h" | wc -l)" -eq 17
+check "20 hostile images" test "$(ls "$T/h" | wc -l)" -eq 20
+for f in "$T"/h/vd-*; do
+	check "cryptsetup refuses $(basename "$f") too" sh -c "! $CS open --test-passphrase --key-file '$T/pw' '$f' 2>/dev/null"
+	check "the reason for $(basename "$f")" grep -q "reencryption metadata is invalid" "$T/err.$(basename "$f")"
+done
 printf 'wrong' >"$T/bad"
 rc 1 "a wrong passphrase" $BC luks decrypt "$T/k" "$T/out2" --key-file "$T/bad"
 finish

@@ -273,6 +273,7 @@ if want luks; then
 		run_test luks luks_hostile sh tests/luks_hostile.sh
 		run_test luks luks_header sh tests/luks_header.sh
 		run_test luks luks_reenc sh tests/luks_reenc.sh
+		run_test luks luks_reencrypt sh tests/luks_reencrypt.sh
 	fi
 	group_time luks "$t0"
 fi

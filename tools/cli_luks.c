@@ -28,6 +28,9 @@ const char cli_luks_help[] =
 	"  erase IMAGE                     wipe every keyslot: no passphrase opens the image afterwards\n"
 	"  convert IMAGE --type luks1|luks2  convert the header in place (cryptsetup convert's rules)\n"
 	"  resize IMAGE [--device-size BYTES]  the LUKS2 data segment's size (without: to the end of the file)\n"
+	"  reencrypt IMAGE                 in place under a new volume key, as cryptsetup reencrypt: [--cipher SPEC]\n"
+	"                                  [--key-size BITS] [--sector-size N] [--resilience checksum|journal|none]\n"
+	"                                  [--resilience-hash H] [--hotzone-size BYTES] [--init-only|--resume-only]\n"
 	"  serve IMAGE                     the plaintext over NBD until SIGTERM/SIGINT: --socket PATH (default\n"
 	"                                  $XDG_RUNTIME_DIR/blockcrypt-nbd.sock) or --port N [--bind ADDR (127.0.0.1)],\n"
 	"                                  --read-only, --export-name NAME\n"
@@ -89,6 +92,9 @@ struct opts {
 	const char *header, *key_file, *new_key_file, *type, *cipher, *hash, *uuid, *label, *subsystem;
 	const char *from, *vk_file, *backup_file, *pos[3];
 	const char *sock, *bind, *export_name;   /* serve */
+	const char *resilience, *resilience_hash;   /* reencrypt */
+	uint64_t hotzone_size;
+	int init_only, resume_only, offline;
 	unsigned port;
 	int read_only;
 	int npos, key_slot, batch, force, json, dump_vk, no_progress, iv_large, unbounded, verify;
@@ -153,6 +159,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		STR("--uuid", uuid) STR("--label", label) STR("--subsystem", subsystem) STR("--from", from)
 		STR("--volume-key-file", vk_file) STR("--header-backup-file", backup_file)
 		STR("--socket", sock) STR("--bind", bind) STR("--export-name", export_name)
+		STR("--resilience", resilience) STR("--resilience-hash", resilience_hash) NUM64("--hotzone-size", hotzone_size, (void)0)
+		FLAG("--init-only", init_only) FLAG("--resume-only", resume_only) FLAG("--force-offline-reencrypt", offline)
 		NUM32("--port", port) FLAG("--read-only", read_only)
 		NUM32("--key-size", key_bits) NUM32("-s", key_bits) NUM32("--sector-size", sector_size)
 		NUM32("--threads", threads) NUM32("--iter-time", pbkdf.iter_time_ms) NUM32("-i", pbkdf.iter_time_ms)
@@ -936,8 +944,29 @@ static int luks_serve(const struct opts *o)
 	return r ? r : serve_image(l, o);
 }
 
+/* reencrypt: the passphrase opens the old key and keeps the new one; the library does the rest. */
+static int luks_reencrypt(const struct opts *o)
+{
+	const struct key_src src = { o->key_file, o->keyfile_offset, o->keyfile_size };
+	struct bc_luks_reencrypt_params p = { o->cipher, o->key_bits / 8, o->sector_size, o->resilience, o->resilience_hash,
+	                                      o->hotzone_size, o->init_only, o->resume_only, o->pbkdf };
+	struct secret pass = { 0 };
+	struct progress pr;
+	bc_luks_progress_fn fn = progress_for(o, &pr);
+	char prompt[512];
+	int r;
+
+	snprintf(prompt, sizeof(prompt), "Enter passphrase for %s: ", o->pos[0]);
+	r = get_pass(&src, prompt, 0, &pass);
+	if (r)
+		return r;
+	r = bc_luks_reencrypt(o->pos[0], pass.p, pass.len, &p, fn, &pr);
+	secret_free(&pass);
+	return r ? lib_fail(r) : 0;
+}
+
 enum { ACT_FORMAT, ACT_ENCRYPT, ACT_DECRYPT, ACT_READ, ACT_DUMP, ACT_TEST, ACT_ADD, ACT_CHANGE, ACT_REMOVE, ACT_KILL,
-       ACT_UUID, ACT_BACKUP, ACT_RESTORE, ACT_ERASE, ACT_CONVERT, ACT_RESIZE, ACT_SERVE, ACT_PLAIN_ENCRYPT,
+       ACT_UUID, ACT_BACKUP, ACT_RESTORE, ACT_ERASE, ACT_CONVERT, ACT_RESIZE, ACT_SERVE, ACT_REENCRYPT, ACT_PLAIN_ENCRYPT,
        ACT_PLAIN_DECRYPT, ACT_PLAIN_SERVE };
 
 /* serve's listening options: one socket, a TCP port in range, and no image beyond the one served. */
@@ -960,7 +989,7 @@ static int check_args(int argc, char **argv, int plain, struct opts *o)
 {
 	static const char *const acts[] = { "format", "encrypt", "decrypt", "read", "dump", "test-passphrase", "add-key",
 	                                    "change-key", "remove-key", "kill-slot", "uuid", "header-backup", "header-restore",
-	                                    "erase", "convert", "resize", "serve" };
+	                                    "erase", "convert", "resize", "serve", "reencrypt" };
 	const char *act = argc > 1 ? argv[1] : "";
 	int which = -1;
 	unsigned slot;
@@ -1019,6 +1048,14 @@ static int check_args(int argc, char **argv, int plain, struct opts *o)
 		if (!o->have_offset || !o->have_length)
 			return cli_fail("usage: blockcrypt luks read IMAGE --offset BYTES --length BYTES");
 		break;
+	case ACT_REENCRYPT:
+		if (o->npos != 1 || o->header)
+			return cli_fail("usage: blockcrypt luks reencrypt IMAGE [options] (no --header)");
+		if (o->init_only && o->resume_only)
+			return cli_fail("reencrypt: --init-only and --resume-only exclude each other");
+		if (o->key_bits % 8 || o->key_bits > 1024)
+			return cli_fail("--key-size must be a multiple of 8 bits, 1024 at most");
+		break;
 	case ACT_KILL:
 		if (o->npos != 2 || parse_u32(o->pos[1], &slot) || slot > 31)
 			return cli_fail("usage: blockcrypt luks kill-slot IMAGE SLOT");
@@ -1061,6 +1098,7 @@ int cmd_luks(int argc, char **argv)
 	case ACT_CONVERT: return luks_rewrite(&o, 1);
 	case ACT_RESIZE: return luks_header_op(&o, 1);
 	case ACT_SERVE: return luks_serve(&o);
+	case ACT_REENCRYPT: return luks_reencrypt(&o);
 	default: return luks_uuid(&o);
 	}
 }
