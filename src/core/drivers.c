@@ -97,6 +97,7 @@ const struct bc_skcipher_alg *const bc_skcipher_drivers[] = {
 	&bc_ecb_aes_ce, &bc_cbc_aes_ce, &bc_ctr_aes_ce, &bc_xts_aes_ce, &bc_xctr_aes_ce,
 	&bc_ecb_sm4_ce, &bc_cbc_sm4_ce, &bc_ctr_sm4_ce, &bc_xts_sm4_ce,
 	&bc_ecb_aes_neon, &bc_cbc_aes_neon, &bc_ctr_aes_neon, &bc_xts_aes_neon,
+	&bc_chacha20_neon, &bc_xchacha20_neon, &bc_xchacha12_neon,
 #endif
 	NULL
 };

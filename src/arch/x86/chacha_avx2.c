@@ -23,7 +23,10 @@
 			8, 9, 10, 15, 12, 13, 14)))                                                              \
 	 : _mm256_or_si256(_mm256_slli_epi32(v, n), _mm256_srli_epi32(v, 32 - (n))))
 
-#include "chacha_x86.h"
+#define CHX_TAIL_MAX BC_CHACHA_BLOCK
+#define chx_tail bc_chacha_xor_generic
+
+#include "../../cipher/chacha_lanes.h"
 
 /* Half a block (32 bytes) per ymm: whole halves directly, the last partial
  * one through a buffer (the length is public). */
