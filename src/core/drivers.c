@@ -162,7 +162,7 @@ const struct bc_shash_alg *const bc_shash_drivers[] = {
 #if defined(__aarch64__)
 	/* arm64 */
 	&bc_cmac_aes_ce, &bc_xcbc_aes_ce, &bc_cbcmac_aes_ce,
-	&bc_ghash_ce,
+	&bc_ghash_ce, &bc_polyval_ce,
 	&bc_cmac_sm4_ce, &bc_xcbc_sm4_ce, &bc_cbcmac_sm4_ce,
 	/* arm64 hashes */
 	&bc_sha256_ce, &bc_sm3_ce,

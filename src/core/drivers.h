@@ -109,7 +109,7 @@ extern const struct bc_shash_alg bc_cmac_aes_ce, bc_xcbc_aes_ce, bc_cbcmac_aes_c
 extern const struct bc_cipher_alg bc_sm4_ce;
 extern const struct bc_skcipher_alg bc_ecb_sm4_ce, bc_cbc_sm4_ce, bc_ctr_sm4_ce, bc_xts_sm4_ce;
 extern const struct bc_shash_alg bc_cmac_sm4_ce, bc_xcbc_sm4_ce, bc_cbcmac_sm4_ce;
-extern const struct bc_shash_alg bc_ghash_ce;
+extern const struct bc_shash_alg bc_ghash_ce, bc_polyval_ce;   /* ghash_ce.c, polyval_ce.c */
 extern const struct bc_aead_alg bc_gcm_aes_ce, bc_gcm_sm4_ce;
 /* arm64 fused CCM (src/arch/arm64/ccm_aes_ce.c) */
 extern const struct bc_aead_alg bc_ccm_aes_ce;
