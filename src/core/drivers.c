@@ -167,6 +167,8 @@ const struct bc_shash_alg *const bc_shash_drivers[] = {
 	/* arm64 hashes */
 	&bc_sha256_ce, &bc_sm3_ce,
 	&bc_sha1_ce, &bc_sha224_ce, &bc_sha512_ce, &bc_sha384_ce,
+	/* arm64 NH-Poly1305 */
+	&bc_nhpoly1305_neon,
 #endif
 	NULL
 };

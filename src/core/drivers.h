@@ -117,6 +117,8 @@ extern const struct bc_cipher_alg bc_aes_neon;
 extern const struct bc_skcipher_alg bc_ecb_aes_neon, bc_cbc_aes_neon, bc_ctr_aes_neon, bc_xts_aes_neon;
 /* arm64 NEON ChaCha (src/arch/arm64/chacha_neon.c) */
 extern const struct bc_skcipher_alg bc_chacha20_neon, bc_xchacha20_neon, bc_xchacha12_neon;
+/* arm64 NEON NH-Poly1305 (src/arch/arm64/nhpoly1305_neon.c) */
+extern const struct bc_shash_alg bc_nhpoly1305_neon;
 /* arm64 hashes with the SHA2 and SM3 instructions (src/arch/arm64/sha256_ce.c, sm3_ce.c) */
 extern const struct bc_shash_alg bc_sha256_ce, bc_sm3_ce;
 /* arm64 SHA-1, SHA-224 and SHA-384/512 (src/arch/arm64/sha1_ce.c, sha256_ce.c, sha512_ce.c) */
