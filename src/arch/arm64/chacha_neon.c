@@ -77,4 +77,20 @@ static void chacha_neon_blocks(uint32_t st[16], uint8_t *dst, const uint8_t *src
 	st[12] = vgetq_lane_u32(s[3], 0);
 }
 
-BC_CHACHA_DRIVERS(neon, "neon", 300, 0, chx_stream_xor);
+/* XChaCha's subkey: the rounds of one block without the final addition,
+ * rows 0 and 3 of the result. */
+static void hchacha_neon(uint32_t out[8], const uint32_t key[8], const uint8_t nonce[16], int nrounds)
+{
+	uint32_t st[16];
+	uint32x4_t x[4];
+
+	bc_chacha_state(st, key, nonce);
+	for (int i = 0; i < 4; i++)
+		x[i] = vld1q_u32(st + 4 * i);
+	one_block_rounds(x, nrounds);
+	vst1q_u32(out, x[0]);
+	vst1q_u32(out + 4, x[3]);
+	bc_wipe(st, sizeof(st));
+}
+
+BC_CHACHA_DRIVERS(neon, "neon", 300, 0, hchacha_neon, chx_stream_xor);

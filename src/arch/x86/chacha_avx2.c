@@ -59,5 +59,5 @@ CHX_INLINE void chx_store(__m256i x[16], uint8_t *dst, const uint8_t *src, size_
 }
 
 
-BC_CHACHA_DRIVERS(avx2, "avx2", 300, BC_CPU_AVX | BC_CPU_AVX2, chx_stream_xor);
+BC_CHACHA_DRIVERS(avx2, "avx2", 300, BC_CPU_AVX | BC_CPU_AVX2, bc_hchacha, chx_stream_xor);
 #endif

@@ -53,5 +53,5 @@ CHX_INLINE void chx_store(__m512i x[16], uint8_t *dst, const uint8_t *src, size_
 }
 
 
-BC_CHACHA_DRIVERS(avx512, "avx512", 400, BC_CPU_AVX | BC_CPU_AVX2 | BC_CPU_AVX512, chx_stream_xor);
+BC_CHACHA_DRIVERS(avx512, "avx512", 400, BC_CPU_AVX | BC_CPU_AVX2 | BC_CPU_AVX512, bc_hchacha, chx_stream_xor);
 #endif
