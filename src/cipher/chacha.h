@@ -23,8 +23,10 @@ typedef void bc_chacha_xor_fn(uint32_t st[16], uint8_t *dst, const uint8_t *src,
 int  bc_chacha_setkey(void *ctx, const uint8_t *key, size_t keylen, unsigned flags);
 /* The 16-word state: constants, key, then the 16 bytes iv as four little-endian words. */
 void bc_chacha_state(uint32_t st[16], const uint32_t key[8], const uint8_t iv[16]);
-/* HChaCha: the subkey of xchacha from the key and the nonce's first 16 bytes. */
-void bc_hchacha(uint32_t out[8], const uint32_t key[8], const uint8_t nonce[16], int nrounds);
+/* HChaCha: the subkey of xchacha from the key and the nonce's first 16 bytes
+ * (bc_hchacha the portable one, a driver may bring its own). */
+typedef void bc_hchacha_fn(uint32_t out[8], const uint32_t key[8], const uint8_t nonce[16], int nrounds);
+bc_hchacha_fn bc_hchacha;
 /* One 64-byte block of keystream from st (st itself unchanged). */
 void bc_chacha_block(const uint32_t st[16], uint8_t out[BC_CHACHA_BLOCK], int nrounds);
 /* The portable keystream, also the tail of the wide drivers. */
@@ -36,7 +38,7 @@ void bc_chacha_xor_generic(uint32_t st[16], uint8_t *dst, const uint8_t *src, si
 int bc_chacha20_crypt(const void *ctx, const uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len,
 		      bc_chacha_xor_fn *xor_fn);
 int bc_xchacha_crypt(const void *ctx, const uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len, int nrounds,
-		     bc_chacha_xor_fn *xor_fn);
+		     bc_hchacha_fn *hchacha_fn, bc_chacha_xor_fn *xor_fn);
 
 /* The three skciphers of one driver family ("-generic", "-avx2"...): the
  * fields they share, their operations named after prefix. */
@@ -47,18 +49,18 @@ int bc_xchacha_crypt(const void *ctx, const uint8_t *iv, const uint8_t *src, uin
 		.min_len = 0, .len_align = 1, .ctxsize = sizeof(struct bc_chacha_ctx),                          \
 		.setkey = bc_chacha_setkey, .encrypt = fn, .decrypt = fn,                                       \
 	}
-#define BC_CHACHA_DRIVERS(prefix, suffix, prio, cpubits, xor_fn)                                                 \
+#define BC_CHACHA_DRIVERS(prefix, suffix, prio, cpubits, hchacha_fn, xor_fn)                                     \
 	static int prefix##_chacha20(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len) \
 	{                                                                                                       \
 		return bc_chacha20_crypt(ctx, iv, src, dst, len, xor_fn);                                       \
 	}                                                                                                       \
 	static int prefix##_xchacha20(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len) \
 	{                                                                                                       \
-		return bc_xchacha_crypt(ctx, iv, src, dst, len, 20, xor_fn);                                    \
+		return bc_xchacha_crypt(ctx, iv, src, dst, len, 20, hchacha_fn, xor_fn);                        \
 	}                                                                                                       \
 	static int prefix##_xchacha12(const void *ctx, uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len) \
 	{                                                                                                       \
-		return bc_xchacha_crypt(ctx, iv, src, dst, len, 12, xor_fn);                                    \
+		return bc_xchacha_crypt(ctx, iv, src, dst, len, 12, hchacha_fn, xor_fn);                        \
 	}                                                                                                       \
 	BC_CHACHA_SKCIPHER(bc_chacha20_##prefix, "chacha20", "chacha20-" suffix, prio, cpubits, BC_CHACHA_IV,  \
 			   prefix##_chacha20);                                                                  \

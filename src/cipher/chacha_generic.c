@@ -104,13 +104,13 @@ int bc_chacha20_crypt(const void *ctx, const uint8_t *iv, const uint8_t *src, ui
 /* The subkey from HChaCha over the nonce's first 16 bytes; then ChaCha with
  * the state words 12..15 = stream position (8 bytes), nonce bytes 16..23. */
 int bc_xchacha_crypt(const void *ctx, const uint8_t *iv, const uint8_t *src, uint8_t *dst, size_t len, int nrounds,
-		     bc_chacha_xor_fn *xor_fn)
+		     bc_hchacha_fn *hchacha_fn, bc_chacha_xor_fn *xor_fn)
 {
 	const struct bc_chacha_ctx *c = ctx;
 	uint32_t subkey[8], st[16];
 	uint8_t tail[16];
 
-	bc_hchacha(subkey, c->key, iv, nrounds);
+	hchacha_fn(subkey, c->key, iv, nrounds);
 	memcpy(tail, iv + 24, 8);
 	memcpy(tail + 8, iv + 16, 8);
 	bc_chacha_state(st, subkey, tail);
@@ -120,4 +120,4 @@ int bc_xchacha_crypt(const void *ctx, const uint8_t *iv, const uint8_t *src, uin
 	return 0;
 }
 
-BC_CHACHA_DRIVERS(generic, "generic", 100, 0, bc_chacha_xor_generic);
+BC_CHACHA_DRIVERS(generic, "generic", 100, 0, bc_hchacha, bc_chacha_xor_generic);

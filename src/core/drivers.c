@@ -100,6 +100,7 @@ const struct bc_skcipher_alg *const bc_skcipher_drivers[] = {
 	&bc_ecb_aes_ce, &bc_cbc_aes_ce, &bc_ctr_aes_ce, &bc_xts_aes_ce, &bc_xctr_aes_ce,
 	&bc_ecb_sm4_ce, &bc_cbc_sm4_ce, &bc_ctr_sm4_ce, &bc_xts_sm4_ce,
 	&bc_ecb_aes_neon, &bc_cbc_aes_neon, &bc_ctr_aes_neon, &bc_xts_aes_neon,
+	&bc_chacha20_neon, &bc_xchacha20_neon, &bc_xchacha12_neon,
 #endif
 	NULL
 };
@@ -164,11 +165,13 @@ const struct bc_shash_alg *const bc_shash_drivers[] = {
 #if defined(__aarch64__)
 	/* arm64 */
 	&bc_cmac_aes_ce, &bc_xcbc_aes_ce, &bc_cbcmac_aes_ce,
-	&bc_ghash_ce,
+	&bc_ghash_ce, &bc_polyval_ce,
 	&bc_cmac_sm4_ce, &bc_xcbc_sm4_ce, &bc_cbcmac_sm4_ce,
 	/* arm64 hashes */
 	&bc_sha256_ce, &bc_sm3_ce,
 	&bc_sha1_ce, &bc_sha224_ce, &bc_sha512_ce, &bc_sha384_ce,
+	/* arm64 NH-Poly1305 */
+	&bc_nhpoly1305_neon,
 #endif
 	NULL
 };

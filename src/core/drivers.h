@@ -81,6 +81,8 @@ extern const struct bc_skcipher_alg bc_ecb_twofish_avx512, bc_cbc_twofish_avx512
 #if defined(__x86_64__)
 /* x86-64 ChaCha20 and XChaCha (src/arch/x86/chacha_ssse3.c, chacha_avx2.c, chacha_avx512.c) */
 extern const struct bc_skcipher_alg bc_chacha20_ssse3, bc_xchacha20_ssse3, bc_xchacha12_ssse3;
+/* The keystream a block at a time, the state's rows in four xmm registers (SSSE3): the x86 drivers' last block */
+void bc_chacha_xor_rows(uint32_t st[16], uint8_t *dst, const uint8_t *src, size_t len, int nrounds);
 extern const struct bc_skcipher_alg bc_chacha20_avx2, bc_xchacha20_avx2, bc_xchacha12_avx2;
 extern const struct bc_skcipher_alg bc_chacha20_avx512, bc_xchacha20_avx512, bc_xchacha12_avx512;
 #endif
@@ -113,12 +115,16 @@ extern const struct bc_shash_alg bc_cmac_aes_ce, bc_xcbc_aes_ce, bc_cbcmac_aes_c
 extern const struct bc_cipher_alg bc_sm4_ce;
 extern const struct bc_skcipher_alg bc_ecb_sm4_ce, bc_cbc_sm4_ce, bc_ctr_sm4_ce, bc_xts_sm4_ce;
 extern const struct bc_shash_alg bc_cmac_sm4_ce, bc_xcbc_sm4_ce, bc_cbcmac_sm4_ce;
-extern const struct bc_shash_alg bc_ghash_ce;
+extern const struct bc_shash_alg bc_ghash_ce, bc_polyval_ce;   /* ghash_ce.c, polyval_ce.c */
 extern const struct bc_aead_alg bc_gcm_aes_ce, bc_gcm_sm4_ce;
 /* arm64 fused CCM (src/arch/arm64/ccm_aes_ce.c) */
 extern const struct bc_aead_alg bc_ccm_aes_ce;
 extern const struct bc_cipher_alg bc_aes_neon;
 extern const struct bc_skcipher_alg bc_ecb_aes_neon, bc_cbc_aes_neon, bc_ctr_aes_neon, bc_xts_aes_neon;
+/* arm64 NEON ChaCha (src/arch/arm64/chacha_neon.c) */
+extern const struct bc_skcipher_alg bc_chacha20_neon, bc_xchacha20_neon, bc_xchacha12_neon;
+/* arm64 NEON NH-Poly1305 (src/arch/arm64/nhpoly1305_neon.c) */
+extern const struct bc_shash_alg bc_nhpoly1305_neon;
 /* arm64 hashes with the SHA2 and SM3 instructions (src/arch/arm64/sha256_ce.c, sm3_ce.c) */
 extern const struct bc_shash_alg bc_sha256_ce, bc_sm3_ce;
 /* arm64 SHA-1, SHA-224 and SHA-384/512 (src/arch/arm64/sha1_ce.c, sha256_ce.c, sha512_ce.c) */

@@ -29,6 +29,8 @@ void bc_ghash_blocks_generic(const struct bc_ghash_key *k, uint8_t acc[16], cons
  * The key is that transformed H; blocks and acc are POLYVAL's own byte
  * order, reversed on load and store, so acc is what POLYVAL returns. */
 void bc_polyval_setkey_generic(struct bc_ghash_key *k, const uint8_t h[16]);
+/* That transformed key, mulX_GHASH(ByteReverse(H)), for every POLYVAL driver. */
+void bc_polyval_ghash_key(uint8_t g[16], const uint8_t h[16]);
 void bc_polyval_blocks_generic(const struct bc_ghash_key *k, uint8_t acc[16], const uint8_t *src, size_t nblocks);
 
 /* The "ghash" shash's per-message state, the same for the portable and the

@@ -174,13 +174,18 @@ void bc_polyval_blocks_generic(const struct bc_ghash_key *k, uint8_t acc[16], co
 	gf128_blocks(k, acc, src, nblocks, 1);
 }
 
+void bc_polyval_ghash_key(uint8_t g[16], const uint8_t h[16])
+{
+	for (int i = 0; i < 16; i++)
+		g[i] = h[15 - i];
+	bc_gf128mul_x_lle(g, g);
+}
+
 void bc_polyval_setkey_generic(struct bc_ghash_key *k, const uint8_t h[16])
 {
 	uint8_t g[16];
 
-	for (int i = 0; i < 16; i++)
-		g[i] = h[15 - i];
-	bc_gf128mul_x_lle(g, g);
+	bc_polyval_ghash_key(g, h);
 	bc_ghash_setkey_generic(k, g);
 	bc_wipe(g, sizeof(g));
 }

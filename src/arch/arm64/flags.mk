@@ -14,3 +14,4 @@ FILE_CFLAGS_sha1_ce := -march=armv8-a+crypto
 FILE_CFLAGS_sha512_ce := -march=armv8.2-a+crypto+sha3
 FILE_CFLAGS_ccm_aes_ce := -march=armv8-a+crypto
 FILE_CFLAGS_xctr_aes_ce := -march=armv8-a+crypto
+FILE_CFLAGS_polyval_ce := -march=armv8-a+crypto

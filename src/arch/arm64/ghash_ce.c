@@ -1,7 +1,6 @@
 /* blockcrypt arm64: the "ghash" shash with PMULL, 4 blocks per reduction (driver ghash-ce). CPU: PMULL.
  * NIST SP 800-38D section 6.4; shash semantics of Linux crypto/ghash-generic.c. */
 #include "ghash_ce.h"
-#include "../../hash/ghash.h"
 
 /* H^2..H^4 by repeated multiplication, and each power's lo ^ hi packed two
  * to a register for the Karatsuba middle products. */
@@ -34,63 +33,15 @@ static int ghash_ce_shash_setkey(void *ctx, const uint8_t *key, size_t keylen)
 	return 0;
 }
 
-static void ghash_ce_init(const void *ctx, void *desc)
-{
-	(void)ctx;
-	memset(desc, 0, sizeof(struct bc_ghash_desc));
-}
-
-/* Loads the key only when there is a block to multiply. */
 static void ghash_ce_update(const void *ctx, void *desc, const uint8_t *data, size_t len)
 {
-	struct bc_ghash_desc *d = desc;
-	int completed = bc_ghash_fill_pending(d, &data, &len);
-
-	if (d->pending)
-		return;
-	if (completed || len >= 16) {
-		struct bc_ghash_ce_regs r;
-		uint64x2_t acc;
-
-		bc_ghash_ce_load(&r, ctx);
-		acc = bc_ghash_ce_in(vld1q_u8(d->acc));
-		if (completed)
-			acc = bc_ghash_ce_mul1(&r, acc);
-		acc = bc_ghash_ce_blocks(&r, acc, data, len / 16);
-		vst1q_u8(d->acc, bc_ghash_ce_out(acc));
-		data += len & ~(size_t)15;
-		len &= 15;
-	}
-	bc_ghash_start_pending(d, data, len);
+	bc_gf128_ce_update(ctx, desc, data, len, 0);
 }
 
 static void ghash_ce_final(const void *ctx, void *desc, uint8_t *out)
 {
-	struct bc_ghash_desc *d = desc;
-
-	if (d->pending) {
-		struct bc_ghash_ce_regs r;
-
-		bc_ghash_ce_load(&r, ctx);
-		vst1q_u8(d->acc, bc_ghash_ce_out(bc_ghash_ce_mul1(&r, bc_ghash_ce_in(vld1q_u8(d->acc)))));
-	}
-	memcpy(out, d->acc, 16);
-	bc_wipe(d, sizeof(*d));
+	bc_gf128_ce_final(ctx, desc, out, 0);
 }
 
-const struct bc_shash_alg bc_ghash_ce = {
-	.name = "ghash",
-	.driver = "ghash-ce",
-	.priority = 300,
-	.cpu = BC_CPU_ARM_PMULL,
-	.min_keysize = 16,
-	.max_keysize = 16,
-	.digestsize = 16,
-	.blocksize = 16,
-	.ctxsize = sizeof(struct bc_ghash_ce_key),
-	.descsize = sizeof(struct bc_ghash_desc),
-	.setkey = ghash_ce_shash_setkey,
-	.init = ghash_ce_init,
-	.update = ghash_ce_update,
-	.final = ghash_ce_final,
-};
+const struct bc_shash_alg bc_ghash_ce =
+	BC_GF128_CE_SHASH("ghash", "ghash-ce", ghash_ce_shash_setkey, ghash_ce_update, ghash_ce_final);

@@ -4,6 +4,7 @@
 #define BC_GHASH_CE_H
 
 #include "arm64_modes.h"
+#include "../../hash/ghash.h"
 
 /*
  * GCM numbers the bits of a block from the most significant bit of byte 0
@@ -33,6 +34,29 @@ BC_A64_INLINE uint64x2_t bc_ghash_ce_in(uint8x16_t b)
 BC_A64_INLINE uint8x16_t bc_ghash_ce_out(uint64x2_t v)
 {
 	return vrbitq_u8(vreinterpretq_u8_u64(v));
+}
+
+/* POLYVAL (RFC 8452 appendix A) is GHASH with every block, the key and the
+ * result byte-reversed: reversing the bytes and then each byte's bits
+ * reflects the whole 128 bits, which puts POLYVAL's little-endian
+ * coefficients into the same order as GHASH's. */
+BC_A64_INLINE uint64x2_t bc_gf128_ce_in(uint8x16_t b, const int polyval)
+{
+	if (polyval) {
+		b = vrev64q_u8(b);
+		b = vextq_u8(b, b, 8);
+	}
+	return bc_ghash_ce_in(b);
+}
+BC_A64_INLINE uint8x16_t bc_gf128_ce_out(uint64x2_t v, const int polyval)
+{
+	uint8x16_t b = bc_ghash_ce_out(v);
+
+	if (polyval) {
+		b = vrev64q_u8(b);
+		b = vextq_u8(b, b, 8);
+	}
+	return b;
 }
 
 BC_A64_INLINE uint64x2_t bc_ghash_ce_pmull(uint64x2_t a, uint64x2_t b)
@@ -102,20 +126,20 @@ BC_A64_INLINE uint64x2_t bc_ghash_ce_mul4(const struct bc_ghash_ce_regs *r, uint
 	return bc_ghash_ce_reduce(&s, r->red);
 }
 
-/* Whole blocks from memory. */
-BC_A64_INLINE uint64x2_t bc_ghash_ce_blocks(const struct bc_ghash_ce_regs *r, uint64x2_t acc, const uint8_t *src,
-					    size_t nblocks)
+/* Whole blocks from memory, GHASH's or (polyval) POLYVAL's. */
+BC_A64_INLINE uint64x2_t bc_gf128_ce_blocks(const struct bc_ghash_ce_regs *r, uint64x2_t acc, const uint8_t *src,
+					    size_t nblocks, const int polyval)
 {
 	for (; nblocks >= 4; nblocks -= 4, src += 64) {
 		uint64x2_t x[4];
 
 		BC_A64_UNROLL
 		for (int i = 0; i < 4; i++)
-			x[i] = bc_ghash_ce_in(vld1q_u8(src + 16 * i));
+			x[i] = bc_gf128_ce_in(vld1q_u8(src + 16 * i), polyval);
 		acc = bc_ghash_ce_mul4(r, acc, x);
 	}
 	for (; nblocks; nblocks--, src += 16)
-		acc = bc_ghash_ce_mul1(r, veorq_u64(acc, bc_ghash_ce_in(vld1q_u8(src))));
+		acc = bc_ghash_ce_mul1(r, veorq_u64(acc, bc_gf128_ce_in(vld1q_u8(src), polyval)));
 	return acc;
 }
 
@@ -123,7 +147,7 @@ BC_A64_INLINE uint64x2_t bc_ghash_ce_blocks(const struct bc_ghash_ce_regs *r, ui
 BC_A64_INLINE uint64x2_t bc_ghash_ce_padded(const struct bc_ghash_ce_regs *r, uint64x2_t acc, const uint8_t *src,
 					    size_t len)
 {
-	acc = bc_ghash_ce_blocks(r, acc, src, len / 16);
+	acc = bc_gf128_ce_blocks(r, acc, src, len / 16, 0);
 	if (len % 16) {
 		uint8_t b[16] = { 0 };
 
@@ -136,5 +160,48 @@ BC_A64_INLINE uint64x2_t bc_ghash_ce_padded(const struct bc_ghash_ce_regs *r, ui
 
 /* ghash_ce.c: H (16 bytes) to the key with its powers. */
 void bc_ghash_ce_setkey(struct bc_ghash_ce_key *k, const uint8_t h[16]);
+
+/* The update and final of the ghash-ce and polyval-ce shashes (struct
+ * bc_ghash_desc, the portable drivers' partial-block rules); the key is
+ * loaded only when there is a block to multiply. */
+BC_A64_INLINE void bc_gf128_ce_update(const struct bc_ghash_ce_key *k, struct bc_ghash_desc *d, const uint8_t *data,
+				      size_t len, const int polyval)
+{
+	int completed = bc_ghash_fill_pending(d, &data, &len);
+
+	if (d->pending)
+		return;
+	if (completed || len >= 16) {
+		struct bc_ghash_ce_regs r;
+		uint64x2_t acc;
+
+		bc_ghash_ce_load(&r, k);
+		acc = bc_gf128_ce_in(vld1q_u8(d->acc), polyval);
+		if (completed)
+			acc = bc_ghash_ce_mul1(&r, acc);
+		acc = bc_gf128_ce_blocks(&r, acc, data, len / 16, polyval);
+		vst1q_u8(d->acc, bc_gf128_ce_out(acc, polyval));
+		data += len & ~(size_t)15;
+		len &= 15;
+	}
+	bc_ghash_start_pending(d, data, len);
+}
+
+BC_A64_INLINE void bc_gf128_ce_final(const struct bc_ghash_ce_key *k, struct bc_ghash_desc *d, uint8_t *out,
+				     const int polyval)
+{
+	if (d->pending) {
+		struct bc_ghash_ce_regs r;
+
+		bc_ghash_ce_load(&r, k);
+		vst1q_u8(d->acc, bc_gf128_ce_out(bc_ghash_ce_mul1(&r, bc_gf128_ce_in(vld1q_u8(d->acc), polyval)),
+						 polyval));
+	}
+	memcpy(out, d->acc, 16);
+	bc_wipe(d, sizeof(*d));
+}
+
+/* The shash table of ghash-ce or polyval-ce. */
+#define BC_GF128_CE_SHASH(NAME, DRIVER, SETKEY, UPDATE, FINAL) {                                        		.name = NAME, .driver = DRIVER, .priority = 300, .cpu = BC_CPU_ARM_PMULL,                		.min_keysize = 16, .max_keysize = 16, .digestsize = 16, .blocksize = 16,                 		.ctxsize = sizeof(struct bc_ghash_ce_key), .descsize = sizeof(struct bc_ghash_desc),     		.setkey = SETKEY, .init = bc_ghash_generic_init, .update = UPDATE, .final = FINAL,       	}
 
 #endif

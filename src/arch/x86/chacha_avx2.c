@@ -88,8 +88,10 @@ static inline __attribute__((target(CHX_TARGET), always_inline)) void cha_rounds
 		: "xmm12", "xmm13", "xmm14", "xmm15", "cc");
 }
 #define CHX_ROUNDS(x, nrounds) cha_rounds(x, nrounds)
+#define CHX_TAIL_MAX BC_CHACHA_BLOCK
+#define chx_tail bc_chacha_xor_rows
 
-#include "chacha_x86.h"
+#include "../../cipher/chacha_lanes.h"
 
 /* Half a block (32 bytes) per ymm: whole halves directly, the last partial
  * one through a buffer (the length is public). */
@@ -122,5 +124,5 @@ CHX_INLINE void chx_store(__m256i x[16], uint8_t *dst, const uint8_t *src, size_
 }
 
 
-BC_CHACHA_DRIVERS(avx2, "avx2", 300, BC_CPU_AVX | BC_CPU_AVX2, chx_stream_xor);
+BC_CHACHA_DRIVERS(avx2, "avx2", 300, BC_CPU_AVX | BC_CPU_AVX2, bc_hchacha, chx_stream_xor);
 #endif

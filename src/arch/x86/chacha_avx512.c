@@ -16,7 +16,10 @@
 #define chx_unpack64(lo, a, b) (lo ? _mm512_unpacklo_epi64(a, b) : _mm512_unpackhi_epi64(a, b))
 #define chx_lanes() _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
 
-#include "chacha_x86.h"
+#define CHX_TAIL_MAX BC_CHACHA_BLOCK
+#define chx_tail bc_chacha_xor_rows
+
+#include "../../cipher/chacha_lanes.h"
 
 /* One 64-byte block is one zmm: whole ones with plain loads and stores, a
  * last partial one under a byte mask (the length is public). */
@@ -50,5 +53,5 @@ CHX_INLINE void chx_store(__m512i x[16], uint8_t *dst, const uint8_t *src, size_
 }
 
 
-BC_CHACHA_DRIVERS(avx512, "avx512", 400, BC_CPU_AVX | BC_CPU_AVX2 | BC_CPU_AVX512, chx_stream_xor);
+BC_CHACHA_DRIVERS(avx512, "avx512", 400, BC_CPU_AVX | BC_CPU_AVX2 | BC_CPU_AVX512, bc_hchacha, chx_stream_xor);
 #endif

@@ -20,7 +20,10 @@
 	 : (n) == 8 ? _mm_shuffle_epi8(v, _mm_setr_epi8(3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14))    \
 	 : _mm_or_si128(_mm_slli_epi32(v, n), _mm_srli_epi32(v, 32 - (n))))
 
-#include "chacha_x86.h"
+#define CHX_TAIL_MAX BC_CHACHA_BLOCK
+#define chx_tail bc_chacha_xor_rows
+
+#include "../../cipher/chacha_lanes.h"
 
 /* A quarter block per xmm register: whole quarters directly, the last partial
  * one through a buffer (the length is public). */
@@ -82,5 +85,5 @@ __attribute__((target(CHX_TARGET))) void bc_chacha_xor_rows(uint32_t st[16], uin
 	st[12] = (uint32_t)_mm_cvtsi128_si32(s3);
 }
 
-BC_CHACHA_DRIVERS(ssse3, "ssse3", 200, BC_CPU_SSSE3, chx_stream_xor);
+BC_CHACHA_DRIVERS(ssse3, "ssse3", 200, BC_CPU_SSSE3, bc_hchacha, chx_stream_xor);
 #endif

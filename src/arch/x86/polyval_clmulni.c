@@ -12,9 +12,7 @@ BC_X86_PCLMUL int bc_polyval_x86_shash_setkey(void *ctx, const uint8_t *key, siz
 
 	if (keylen != 16)
 		return -EINVAL;
-	for (int i = 0; i < 16; i++)
-		g[i] = key[15 - i];
-	bc_gf128mul_x_lle(g, g);
+	bc_polyval_ghash_key(g, key);
 	bc_ghash_x86_setkey(ctx, g);
 	bc_wipe(g, sizeof(g));
 	return 0;

@@ -1,17 +1,18 @@
-/* blockcrypt x86: the ChaCha rounds over many blocks at once, one state word of every block per vector register,
- * shared by chacha_ssse3.c (4 blocks), chacha_avx2.c (8) and chacha_avx512.c (16). RFC 8439 section 2.3. */
-#ifndef BC_CHACHA_X86_H
-#define BC_CHACHA_X86_H
+/* blockcrypt: the ChaCha rounds over many blocks at once, one state word of every block per vector register, shared by
+ * src/arch/x86/chacha_ssse3.c (4 blocks), chacha_avx2.c (8), chacha_avx512.c (16) and src/arch/arm64/chacha_neon.c (4). RFC 8439 section 2.3. */
+#ifndef BC_CHACHA_LANES_H
+#define BC_CHACHA_LANES_H
 
 /* The including file defines, for its vector type CHX_V of CHX_N 32-bit lanes:
- * CHX_TARGET (the instruction sets), chx_set1, chx_add, chx_xor, chx_rol(v, n)
- * with n one of 16, 12, 8, 7, chx_lanes() (0, 1, ..., CHX_N - 1), and
- * chx_unpack32/64(lo, a, b) (the low or high unpack of dwords or qwords),
- * and optionally CHX_ROUNDS(x, nrounds), the rounds in its own code, before it includes this; after it, chx_store(x, dst, src, n): the 16 word
+ * CHX_TARGET (the instruction sets, where they need a target attribute),
+ * chx_set1, chx_add, chx_xor, chx_rol(v, n) with n one of 16, 12, 8, 7,
+ * chx_lanes() (0, 1, ..., CHX_N - 1), chx_unpack32/64(lo, a, b) (the low or
+ * high interleave of dwords or qwords), and CHX_TAIL_MAX and chx_tail (the
+ * bytes short of a whole pass that a cheaper keystream function takes),
+ * and optionally CHX_ROUNDS(x, nrounds), the double rounds in its own code,
+ * before it includes this; after it, chx_store(x, dst, src, n): the 16 word
  * vectors turned into CHX_N blocks and xored into the first n bytes of src. */
-#include <immintrin.h>
-
-#include "../../cipher/chacha.h"
+#include "chacha.h"
 
 #define CHX_QR(a, b, c, d)                                                                                       \
 	do {                                                                                                     \
@@ -21,7 +22,12 @@
 		c = chx_add(c, d); b = chx_rol(chx_xor(b, c), 7);                                                \
 	} while (0)
 
-#define CHX_INLINE static inline __attribute__((target(CHX_TARGET), always_inline))
+#ifdef CHX_TARGET
+#define CHX_ATTR __attribute__((target(CHX_TARGET)))
+#else
+#define CHX_ATTR
+#endif
+#define CHX_INLINE static inline CHX_ATTR __attribute__((always_inline))
 
 /* The first steps of turning word vectors into blocks: dwords, then qwords
  * within 128-bit lanes, give x[4g + j] holding words 4g..4g+3 of block 4k + j
@@ -45,8 +51,8 @@ CHX_INLINE void chx_store(CHX_V x[16], uint8_t *dst, const uint8_t *src, size_t 
  * each wrapping at 2^32 alone as the kernel's; a short last pass writes
  * only its bytes. Out of line, so that the caller can burn the stack its
  * spilled state words used. */
-static __attribute__((target(CHX_TARGET), noinline)) void chx_xor_many(uint32_t st[16], uint8_t *dst, const uint8_t *src,
-								       size_t len, int nrounds)
+static CHX_ATTR __attribute__((noinline)) void chx_xor_many(uint32_t st[16], uint8_t *dst, const uint8_t *src, size_t len,
+							    int nrounds)
 {
 	while (len) {
 		size_t n = len < CHX_N * BC_CHACHA_BLOCK ? len : CHX_N * BC_CHACHA_BLOCK;
@@ -80,20 +86,23 @@ static __attribute__((target(CHX_TARGET), noinline)) void chx_xor_many(uint32_t 
 	}
 }
 
-/* The keystream a block at a time with the state's four rows in four xmm
- * registers, the diagonal round reached by rotating rows (chacha_ssse3.c):
- * one block alone costs a whole pass of lanes and the stack burn after it
- * far more. Every CPU with the wider drivers' instruction sets has SSSE3. */
-void bc_chacha_xor_rows(uint32_t st[16], uint8_t *dst, const uint8_t *src, size_t len, int nrounds);
-
+/* Whole passes, and a last one when it is short by more than CHX_TAIL_MAX
+ * bytes; a shorter remainder goes to chx_tail, which costs less for it
+ * than a pass and the stack burn after it (on x86 the row-wise one-block
+ * code of chacha_ssse3.c: a single block alone in a pass of lanes costs
+ * 10 to 12 cycles/byte). */
 static void chx_stream_xor(uint32_t st[16], uint8_t *dst, const uint8_t *src, size_t len, int nrounds)
 {
-	if (len <= BC_CHACHA_BLOCK) {
-		bc_chacha_xor_rows(st, dst, src, len, nrounds);
-		return;
+	size_t tail = len % (CHX_N * BC_CHACHA_BLOCK);
+
+	if (tail > CHX_TAIL_MAX)
+		tail = 0;
+	if (len > tail) {
+		chx_xor_many(st, dst, src, len - tail, nrounds);
+		bc_burn_stack();
 	}
-	chx_xor_many(st, dst, src, len, nrounds);
-	bc_burn_stack();
+	if (tail)
+		chx_tail(st, dst + len - tail, src + len - tail, tail, nrounds);
 }
 
 #endif
