@@ -132,6 +132,8 @@ extern uint32_t luks_max_memory_kib, luks_max_time, luks_max_iterations;
 /* luks_kdf.c: PBKDF2 (OpenSSL), Argon2 (libargon2), the AF splitter, hashes by name */
 int luks_hash_size(const char *hash);          /* bytes, or -ENOTSUP */
 int luks_hash(const char *hash, const uint8_t *in, size_t len, uint8_t *out);
+/* The hash of each block-byte piece of in (the last one shorter), the digests one after another in out. */
+int luks_hash_blocks(const char *hash, const uint8_t *in, size_t len, size_t block, uint8_t *out);
 int luks_pbkdf2(const char *hash, const uint8_t *pass, size_t passlen, const uint8_t *salt, size_t saltlen,
                 uint32_t iterations, uint8_t *out, size_t outlen);
 int luks_argon2(enum bc_luks_pbkdf type, const uint8_t *pass, size_t passlen, const uint8_t *salt,

@@ -202,10 +202,9 @@ static int step(bc_luks *l, uint64_t done, size_t n, uint8_t *buf, uint8_t *sums
 	int r = luks_pread_all(l->data_fd, buf, n, at);
 
 	if (!r && re->resilience == LUKS_RES_CHECKSUM) {
-		size_t hs = (size_t)luks_hash_size(re->hash), k = 0;
+		size_t k = n / re->csum_block * (size_t)luks_hash_size(re->hash);
 
-		for (size_t b = 0; !r && b < n; b += re->csum_block, k += hs)
-			r = luks_hash(re->hash, buf + b, re->csum_block, sums + k);
+		r = luks_hash_blocks(re->hash, buf, n, re->csum_block, sums);
 		if (!r)
 			r = luks_pwrite_all(l->hdr_fd, sums, k, re->area_offset);
 	} else if (!r && re->resilience == LUKS_RES_JOURNAL) {
