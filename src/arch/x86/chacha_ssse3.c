@@ -51,8 +51,8 @@ CHX_INLINE void chx_store(__m128i x[16], uint8_t *dst, const uint8_t *src, size_
 
 /* One block per pass, row-wise: rows 1..3 turned by one, two and three words
  * put each diagonal in a column, and turned back after the round. */
-__attribute__((target(CHX_TARGET))) void bc_chacha_xor_rows(uint32_t st[16], uint8_t *dst, const uint8_t *src, size_t len,
-							    int nrounds)
+static __attribute__((target(CHX_TARGET), noinline)) void rows_xor(uint32_t st[16], uint8_t *dst, const uint8_t *src,
+								      size_t len, int nrounds)
 {
 	__m128i s0 = _mm_loadu_si128((const __m128i *)st), s1 = _mm_loadu_si128((const __m128i *)(st + 4));
 	__m128i s2 = _mm_loadu_si128((const __m128i *)(st + 8)), s3 = _mm_loadu_si128((const __m128i *)(st + 12));
@@ -83,6 +83,13 @@ __attribute__((target(CHX_TARGET))) void bc_chacha_xor_rows(uint32_t st[16], uin
 		len -= n;
 	}
 	st[12] = (uint32_t)_mm_cvtsi128_si32(s3);
+}
+
+/* Out of line, so that the stack the state words spilled to can be burnt after it. */
+void bc_chacha_xor_rows(uint32_t st[16], uint8_t *dst, const uint8_t *src, size_t len, int nrounds)
+{
+	rows_xor(st, dst, src, len, nrounds);
+	bc_burn_stack();
 }
 
 BC_CHACHA_DRIVERS(ssse3, "ssse3", 200, BC_CPU_SSSE3, bc_hchacha, chx_stream_xor);
