@@ -22,7 +22,9 @@ while getopts s:r:b: o; do
 	esac
 done
 shift $((OPTIND - 1))
-case $SECS$ROUNDS in *[!0-9]* | '') echo "-s and -r take whole numbers (openssl speed -seconds counts whole seconds)"; exit 2 ;; esac
+for n in "$SECS" "$ROUNDS"; do
+	case $n in '' | *[!0-9]* | 0*) echo "-s and -r take whole numbers from 1 (openssl speed -seconds counts whole seconds)"; exit 2 ;; esac
+done
 SO=$(pwd)/$BUILD/provider/blockcrypt.so
 [ -f "$SO" ] || { echo "build the provider first (make; needs libssl-dev)"; exit 1; }
 CNF=$(mktemp) || exit 1
